@@ -1,0 +1,22 @@
+"""Record schemas of the Hub datasets that the tasks read (shared by the builders and the task loaders)."""
+
+from lm_eval_xling.data import DatasetSpec, Field
+
+NSP = DatasetSpec(
+    hub_id="lm-eval-xling/nsp",
+    subsets=("en", "sw", "ha"),
+    # test: seeded sample of 10,000 generated questions; test_1k: the paper's 1000-question CoT subset.
+    splits=("test", "test_1k"),
+    fields={
+        "id": Field(str),
+        "story_id": Field(int),
+        "story_length": Field(int),
+        "context": Field(str),
+        "context_length": Field(int),
+        "distractor_distance": Field(int),
+        "distractor_length": Field(int),
+        "option_a": Field(str),
+        "option_b": Field(str),
+        "label": Field(str, choices=("A", "B")),
+    },
+)
