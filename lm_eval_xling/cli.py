@@ -1,0 +1,156 @@
+"""The `lm-eval-xling` command: thin subcommands that parse arguments and call library functions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_TASKS = "nsp,nsp_cot,nsp_ll"
+DEFAULT_LIMIT = 10
+
+
+def _data_build(args: argparse.Namespace) -> int:
+    from lm_eval_xling.builders import build, builders
+
+    names = args.only or sorted(builders())
+    built = 0
+    for name in names:
+        try:
+            counts = build(name, args.raw, args.out)
+        except FileNotFoundError as err:
+            print(f"skipped {name}: {err}")
+            continue
+        built += 1
+        for part, n in counts.items():
+            print(f"{name}\t{part}\t{n}")
+    print(f"built {built} of {len(names)} datasets into {args.out}")
+    return 0 if built else 1
+
+
+def _data_push(args: argparse.Namespace) -> int:
+    from lm_eval_xling.builders import push_to_hub
+
+    print(push_to_hub(args.name, args.dir, args.repo_id))
+    return 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    from lm_eval.utils import make_table
+
+    from lm_eval_xling.samples import metric_values, score_samples
+
+    if args.task and len(args.samples) > 1:
+        sys.exit("--task applies to a single samples file")
+    merged: dict = {}
+    for path in args.samples:
+        results = score_samples(path, task=args.task)
+        if args.json:
+            merged.update(metric_values(results))
+        else:
+            print(f"{path}\n{make_table(results)}")
+    if args.json:
+        print(json.dumps(merged, indent=2))
+    return 0
+
+
+def _embedded_model(args: argparse.Namespace) -> int:
+    from lm_eval_xling.embedded import model_dir
+
+    print(model_dir())
+    return 0
+
+
+def ensure_local_data(raw: Path) -> Path:
+    """The local data root for the main job: LM_EVAL_XLING_DATA, else a cache built from `raw` once."""
+    from lm_eval_xling.builders import build, builders
+    from lm_eval_xling.data import DATA_ENV, local_root
+    from lm_eval_xling.embedded import cache_dir
+
+    root = local_root()
+    if root is not None:
+        return root
+    root = cache_dir() / "data"
+    for name, module in builders().items():
+        if not (root / module.SPEC.hub_id / "README.md").is_file():
+            try:
+                build(name, raw, root)
+            except FileNotFoundError as err:
+                print(f"skipped {name}: {err}", file=sys.stderr)
+    os.environ[DATA_ENV] = str(root)
+    return root
+
+
+def _run(args: argparse.Namespace, extra: list[str]) -> int:
+    """The main job: our tasks through the real lm_eval CLI, on the embedded model and local data by default."""
+    from lm_eval.__main__ import cli_evaluate
+
+    ensure_local_data(args.raw)
+    argv = ["lm_eval", "--model", args.model, "--tasks", args.tasks, "--limit", str(args.limit)]
+    if args.model_args is None:
+        from lm_eval_xling.embedded import model_dir
+
+        argv += ["--model_args", f"pretrained={model_dir()}", "--apply_chat_template"]
+    else:
+        argv += ["--model_args", args.model_args]
+    sys.argv = argv + extra
+    cli_evaluate()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    from lm_eval_xling.builders import raw_root
+
+    top = argparse.ArgumentParser(prog="lm-eval-xling", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser(
+        "run",
+        help="run tasks through lm_eval (default: NSP on the embedded model, on locally built data)",
+        description="Unknown arguments are passed on to lm_eval (e.g. --output_path OUT --log_samples).",
+    )
+    run.add_argument("--tasks", default=DEFAULT_TASKS)
+    run.add_argument("--limit", type=float, default=DEFAULT_LIMIT)
+    run.add_argument("--model", default="hf")
+    run.add_argument("--model_args", help="default: the embedded SmolLM2-135M-Instruct, chat template on")
+    run.add_argument("--raw", type=Path, default=raw_root(), help="raw sources, used when data is built")
+    run.set_defaults(func=_run)
+
+    data = sub.add_parser("data", help="build or publish the Hub datasets").add_subparsers(
+        dest="action", required=True
+    )
+    build = data.add_parser("build", help="build every dataset whose raw source is present")
+    build.add_argument("--raw", type=Path, default=raw_root())
+    build.add_argument("--out", type=Path, required=True)
+    build.add_argument("--only", nargs="+", metavar="NAME", help="dataset folder names in hub_datasets/")
+    build.set_defaults(func=_data_build)
+    push = data.add_parser("push", help="upload a built dataset to the Hugging Face Hub")
+    push.add_argument("name")
+    push.add_argument("--dir", type=Path, required=True, help="the data root given to `data build --out`")
+    push.add_argument("--repo-id", help="default: the dataset's own Hub id")
+    push.set_defaults(func=_data_push)
+
+    score = sub.add_parser("score", help="re-score lm-eval sample logs with the task's filters and metrics")
+    score.add_argument("samples", nargs="+", type=Path, help="samples_<task>_<date>.jsonl files")
+    score.add_argument("--task", help="task name, when the file name does not tell it")
+    score.add_argument("--json", action="store_true", help='print {task: {"metric,filter": value}}')
+    score.set_defaults(func=_score)
+
+    embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
+    embedded.set_defaults(func=_embedded_model)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, extra = parser().parse_known_args(argv)
+    if args.command == "run":
+        return _run(args, extra)
+    if extra:
+        parser().error(f"unrecognized arguments: {' '.join(extra)}")
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

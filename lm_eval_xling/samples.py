@@ -1,0 +1,132 @@
+"""Read lm-eval `--log_samples` files and re-score them through the task's own filters and metrics.
+
+Scoring replays the logged raw responses (`resps`) through `lm_eval.evaluator.evaluate` with a model that
+answers every request from the log, so filters, metrics, aggregation and stderr are computed by exactly the
+code path of a live run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from lm_eval.api.model import LM
+from lm_eval.utils import handle_non_serializable, hash_string
+
+_SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_\d{4}-\d{2}-\d{2}T[\d\-.]+$")
+
+
+class SamplesError(ValueError):
+    """A samples file is unreadable or does not match the task it is scored with."""
+
+
+def task_name_from_path(path: Path) -> str | None:
+    """lm-eval names sample logs `samples_<task>_<date>.jsonl`; return <task>, or None."""
+    match = _SAMPLES_NAME.match(path.stem)
+    return match["task"] if match else None
+
+
+def read_samples(path: Path) -> dict[int, dict[str, Any]]:
+    """One logged sample per doc_id (lm-eval writes a line per doc and filter; the resps are the same)."""
+    by_doc: dict[int, dict[str, Any]] = {}
+    with path.open(encoding="utf-8") as f:
+        for line_no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                sample = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise SamplesError(f"{path}:{line_no}: not a JSON line ({err})") from err
+            for key in ("doc_id", "doc", "resps"):
+                if key not in sample:
+                    raise SamplesError(f"{path}:{line_no}: field {key!r} is missing")
+            by_doc.setdefault(sample["doc_id"], sample)
+    if not by_doc:
+        raise SamplesError(f"{path}: no samples")
+    return by_doc
+
+
+def doc_hash(doc: dict[str, Any]) -> str:
+    """lm-eval's `doc_hash` of a document, as written in sample logs."""
+    return hash_string(json.dumps(doc, indent=2, default=handle_non_serializable, ensure_ascii=False))
+
+
+def _decode(request_type: str, resp: Any) -> Any:
+    """Undo the log's JSON encoding: lm-eval writes loglikelihoods as strings ("-30.1", "False")."""
+    if request_type == "loglikelihood":
+        logprob, is_greedy = resp
+        return float(logprob), is_greedy in (True, "True")
+    if request_type == "loglikelihood_rolling":
+        return float(resp)
+    return resp
+
+
+class ReplayLM(LM):
+    """A model that answers each request with the raw response logged for it."""
+
+    def __init__(self, samples: dict[int, dict[str, Any]], doc_ids: list[int], source: Path):
+        super().__init__()
+        self._samples = samples
+        self._doc_ids = doc_ids  # position in the evaluated subset -> logged doc_id
+        self._source = source
+        self._served: dict[tuple[int, int], int] = defaultdict(int)
+
+    def _replay(self, requests) -> list[Any]:
+        out = []
+        for req in requests:
+            doc_id = self._doc_ids[req.doc_id]
+            sample = self._samples[doc_id]
+            if "doc_hash" in sample and doc_hash(req.doc) != sample["doc_hash"]:
+                raise SamplesError(
+                    f"{self._source} doc_id {doc_id}: the logged document differs from the task's "
+                    "dataset (was the log made on another dataset version?)"
+                )
+            repeat = self._served[doc_id, req.idx]
+            self._served[doc_id, req.idx] += 1
+            try:
+                resp = sample["resps"][req.idx][repeat]
+            except (IndexError, TypeError) as err:
+                raise SamplesError(
+                    f"{self._source} doc_id {doc_id}: field 'resps' has no response for request "
+                    f"{req.idx} (repeat {repeat})"
+                ) from err
+            out.append(_decode(req.request_type, resp))
+        return out
+
+    generate_until = loglikelihood = loglikelihood_rolling = _replay
+
+
+def score_samples(
+    path: Path, task: str | None = None, task_manager=None, bootstrap_iters: int = 100_000
+) -> dict[str, Any]:
+    """Re-score one samples file; return lm-eval's results dict (with "results", "versions", ...)."""
+    from lm_eval.evaluator import evaluate
+    from lm_eval.tasks import TaskManager
+
+    task = task or task_name_from_path(path)
+    if task is None:
+        raise SamplesError(f"{path}: cannot tell the task from the file name; pass --task NAME")
+    samples = read_samples(path)
+    doc_ids = sorted(samples)
+    task_dict = (task_manager or TaskManager()).load([task])
+    prefix = doc_ids == list(range(len(doc_ids)))
+    results = evaluate(
+        lm=ReplayLM(samples, doc_ids, path),
+        task_dict=task_dict,
+        limit=len(doc_ids) if prefix else None,
+        samples=None if prefix else {task: doc_ids},
+        bootstrap_iters=bootstrap_iters,
+        log_samples=False,
+    )
+    return results
+
+
+def metric_values(results: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """{task: {"metric,filter": value}} from an lm-eval results dict (aliases dropped)."""
+    return {
+        task: {k: v for k, v in metrics.items() if k != "alias" and isinstance(v, (int, float))}
+        for task, metrics in results["results"].items()
+    }
