@@ -1,0 +1,1 @@
+"""Answer extraction from free-form model output."""
