@@ -23,9 +23,7 @@ _ENTRY_POINT_GROUP = "lm_eval.tasks"
 def _reads_task_entry_points(manager: ModuleType) -> bool:
     """True when this lm-eval discovers task folders from the `lm_eval.tasks` entry-point group itself."""
     sources = [Path(manager.__file__), Path(manager.__file__).with_name("_index.py")]
-    return any(
-        p.is_file() and f'"{_ENTRY_POINT_GROUP}"' in p.read_text(encoding="utf-8") for p in sources
-    )
+    return any(p.is_file() and f'"{_ENTRY_POINT_GROUP}"' in p.read_text(encoding="utf-8") for p in sources)
 
 
 def _include_our_tasks(manager: ModuleType) -> None:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 DEFAULT_TASKS = "nsp,nsp_cot,nsp_ll"
-DEFAULT_LIMIT = 10
+DEFAULT_LIMIT = 5
 
 
 def _data_build(args: argparse.Namespace) -> int:
@@ -89,6 +89,7 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
 
     ensure_local_data(args.raw)
     argv = ["lm_eval", "--model", args.model, "--tasks", args.tasks, "--limit", str(args.limit)]
+    argv += ["--batch_size", str(args.batch_size)]
     if args.model_args is None:
         from lm_eval_xling.embedded import model_dir
 
@@ -114,13 +115,12 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--tasks", default=DEFAULT_TASKS)
     run.add_argument("--limit", type=float, default=DEFAULT_LIMIT)
     run.add_argument("--model", default="hf")
+    run.add_argument("--batch_size", default="8")
     run.add_argument("--model_args", help="default: the embedded SmolLM2-135M-Instruct, chat template on")
     run.add_argument("--raw", type=Path, default=raw_root(), help="raw sources, used when data is built")
     run.set_defaults(func=_run)
 
-    data = sub.add_parser("data", help="build or publish the Hub datasets").add_subparsers(
-        dest="action", required=True
-    )
+    data = sub.add_parser("data", help="build or publish the Hub datasets").add_subparsers(dest="action", required=True)
     build = data.add_parser("build", help="build every dataset whose raw source is present")
     build.add_argument("--raw", type=Path, default=raw_root())
     build.add_argument("--out", type=Path, required=True)

@@ -54,13 +54,9 @@ class DatasetSpec:
             value = record[name]
             if value is None and spec.nullable:
                 continue
-            ok_type = isinstance(value, spec.type) and not (
-                spec.type is int and isinstance(value, bool)
-            )
+            ok_type = isinstance(value, spec.type) and not (spec.type is int and isinstance(value, bool))
             if not ok_type:
-                raise DatasetError(
-                    f"{prefix}: expected {spec.type.__name__}, got {type(value).__name__} {value!r:.80}"
-                )
+                raise DatasetError(f"{prefix}: expected {spec.type.__name__}, got {type(value).__name__} {value!r:.80}")
             if spec.choices is not None and value not in spec.choices:
                 raise DatasetError(f"{prefix}: expected one of {list(spec.choices)}, got {value!r:.80}")
 
@@ -124,9 +120,7 @@ def load_dataset(spec: DatasetSpec, subset: str) -> datasets.DatasetDict:
     return loaded
 
 
-def write_split(
-    out: Path, spec: DatasetSpec, subset: str, split: str, records: list[dict[str, Any]]
-) -> Path:
+def write_split(out: Path, spec: DatasetSpec, subset: str, split: str, records: list[dict[str, Any]]) -> Path:
     """Check `records` against the schema and write them as one Parquet split under `out` (a data root)."""
     path = out / spec.hub_id / subset / f"{split}.parquet"
     spec.check_records(records, f"{path} (being built)")

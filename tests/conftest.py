@@ -16,7 +16,8 @@ BIN = Path(sys.executable).parent
 # The real benchmark data lives beside the project; tests that need it skip where it is absent.
 RAW = Path(os.environ.get("LM_EVAL_XLING_RAW", REPO.parent / "shared" / "data"))
 needs_raw = pytest.mark.skipif(
-    not (RAW / "nsp").is_dir(), reason=f"real benchmark data not found at {RAW} (set LM_EVAL_XLING_RAW)"
+    not (RAW / "nsp").is_dir(),
+    reason=f"real benchmark data not found at {RAW} (set LM_EVAL_XLING_RAW)",
 )
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -25,9 +26,53 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 # Words for synthetic stories, one vocabulary per language (written for these tests).
 _WORDS = {
-    "en": "the child goat river market mother sang walked found a small red house tree".split(),
-    "sw": "mtoto mbuzi mto soko mama aliimba alitembea alipata nyumba ndogo nyekundu mti".split(),
-    "ha": "yaro akuya kogi kasuwa uwa ta rera ya tafi ya samu gida karami ja bishiya".split(),
+    "en": [
+        "the",
+        "child",
+        "goat",
+        "river",
+        "market",
+        "mother",
+        "sang",
+        "walked",
+        "found",
+        "a",
+        "small",
+        "red",
+        "house",
+        "tree",
+    ],
+    "sw": [
+        "mtoto",
+        "mbuzi",
+        "mto",
+        "soko",
+        "mama",
+        "aliimba",
+        "alitembea",
+        "alipata",
+        "nyumba",
+        "ndogo",
+        "nyekundu",
+        "mti",
+    ],
+    "ha": [
+        "yaro",
+        "akuya",
+        "kogi",
+        "kasuwa",
+        "uwa",
+        "ta",
+        "rera",
+        "ya",
+        "tafi",
+        "ya",
+        "samu",
+        "gida",
+        "karami",
+        "ja",
+        "bishiya",
+    ],
 }
 
 
@@ -38,8 +83,7 @@ def write_synthetic_raw(root: Path, stories: int = 12, sentences: int = 16) -> P
         story_texts = []
         for s in range(stories):
             lines = [
-                f"{' '.join(rng.choices(words, k=rng.randint(3, 9))).capitalize()} {s}-{i}."
-                for i in range(sentences)
+                f"{' '.join(rng.choices(words, k=rng.randint(3, 9))).capitalize()} {s}-{i}." for i in range(sentences)
             ]
             story_texts.append("\n\n".join(lines))
         path = root / "nsp" / "stories" / f"{lang}.txt"

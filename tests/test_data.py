@@ -76,6 +76,9 @@ def test_without_the_setting_tasks_load_the_hub_dataset(monkeypatch, data_root):
         return datasets.DatasetDict({"test": local, "test_1k": local.remove_columns("label")})
 
     monkeypatch.setattr(datasets, "load_dataset", fake_hub)
-    with pytest.raises(DatasetError, match="hf://datasets/lm-eval-xling/nsp/ha/test_1k record 0 field 'label': missing"):
+    with pytest.raises(
+        DatasetError,
+        match="hf://datasets/lm-eval-xling/nsp/ha/test_1k record 0 field 'label': missing",
+    ):
         lm_eval.simple_evaluate(model="dummy", tasks=["nsp_hausa"], limit=2)
     assert calls == [("lm-eval-xling/nsp", "ha")]

@@ -12,9 +12,7 @@ import pytest
 from conftest import REPO, run_cli
 
 LANGUAGES = ("english", "swahili", "hausa")
-NSP_TASKS = [
-    f"nsp_{lang}{variant}" for lang in LANGUAGES for variant in ("", "_cot", "_ll", "_1k", "_cot_1k")
-]
+NSP_TASKS = [f"nsp_{lang}{variant}" for lang in LANGUAGES for variant in ("", "_cot", "_ll", "_1k", "_cot_1k")]
 NSP_GROUPS = ["nsp", "nsp_cot", "nsp_ll"]
 
 
@@ -35,7 +33,11 @@ def test_simple_evaluate_runs_our_task_without_include_path(local_data):
 
     results = lm_eval.simple_evaluate(model="dummy", tasks=["nsp_hausa"], limit=3, log_samples=True)
     assert set(results["results"]["nsp_hausa"]) >= {"acc,extract", "invalid,extract"}
-    assert [s["doc"]["id"] for s in results["samples"]["nsp_hausa"]] == ["ha-00000", "ha-00001", "ha-00002"]
+    assert [s["doc"]["id"] for s in results["samples"]["nsp_hausa"]] == [
+        "ha-00000",
+        "ha-00001",
+        "ha-00002",
+    ]
 
 
 def test_user_include_path_keeps_working_and_wins_over_ours(tmp_path):
@@ -100,7 +102,11 @@ def test_regular_wheel_install_finds_tasks_and_builds_data(tmp_path, synthetic_r
     assert str(venv) in site  # the wheel's copy, not the checkout's
 
     listed = subprocess.run(
-        [python, "-m", "lm_eval", "ls", "tasks"], capture_output=True, text=True, check=True, cwd=tmp_path
+        [python, "-m", "lm_eval", "ls", "tasks"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
     ).stdout
     assert "nsp_hausa_cot_1k" in listed and str(venv) in listed
 

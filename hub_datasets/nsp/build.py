@@ -83,7 +83,13 @@ def read_paper_subset(path: Path, language: str) -> list[dict]:
     """The paper's 1000-question subset (nsp_<lang>_1000.csv), in its original order."""
     with path.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
-    ints = ("story_id", "story_length", "context_length", "distractor_distance", "distractor_length")
+    ints = (
+        "story_id",
+        "story_length",
+        "context_length",
+        "distractor_distance",
+        "distractor_length",
+    )
     return [
         {
             "id": f"{language}-1k-{i:04d}",

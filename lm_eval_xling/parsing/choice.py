@@ -38,17 +38,13 @@ _STATEMENTS = (
     r"\bjibu(?:\s+\w+){0,2}?\s+ni\b" + _GAP + "{L}",  # Swahili "jibu (sahihi) ni" = "the answer is"
     r"\bamsar?(?:\s+\w+)?\s+ita\s+ce\b" + _GAP + "{L}",  # Hausa "amsar ita ce" = "the answer is"
     # A conclusion word counts only when the letter ends the sentence ("So, A man ..." is prose).
-    r"\b(?:therefore|thus|hence|so|overall)\b,?(?:\s+it(?:'s|\s+is))?"
-    + _GAP
-    + r"{L}(?=[)\]}\"'”]?[ \t]*(?:[.!]|$))",
+    r"\b(?:therefore|thus|hence|so|overall)\b,?(?:\s+it(?:'s|\s+is))?" + _GAP + r"{L}(?=[)\]}\"'”]?[ \t]*(?:[.!]|$))",
     _NEGATED
     + r"(?:(?:option|choice)\s+)?{L}(?=\s+(?:is|seems|would\s+be)\s+"
     + _QUALITY
     + r"|\s+makes\s+(?:the\s+)?(?:most|more)\s+sense|\s+fits\s+(?:best|better))",
 )
-_LEADING = (
-    r"\A\s*(?:(?:option|choice|letter)\s*)?[(\[{\"'“‘]?{L}(?:[)\]}\"'”]|[ \t]*(?:[.:,\-–—]|$))"
-)
+_LEADING = r"\A\s*(?:(?:option|choice|letter)\s*)?[(\[{\"'“‘]?{L}(?:[)\]}\"'”]|[ \t]*(?:[.:,\-–—]|$))"
 # Words that may follow a bare "A" without it being the article ("A is ...", not "A dog").
 _FOLLOWERS = (
     r"(?:is|was|are|seems|fits|makes|would|could|should|because|since|sounds|looks"
