@@ -14,13 +14,14 @@ DEFAULT_LIMIT = 5
 
 def _data_build(args: argparse.Namespace) -> int:
     from lm_eval_xling.builders import build, builders
+    from lm_eval_xling.data import SourceMissing
 
     names = args.only or sorted(builders())
     built = 0
     for name in names:
         try:
             counts = build(name, args.raw, args.out)
-        except FileNotFoundError as err:
+        except SourceMissing as err:
             print(f"skipped {name}: {err}")
             continue
         built += 1
@@ -44,15 +45,47 @@ def _score(args: argparse.Namespace) -> int:
 
     if args.task and len(args.samples) > 1:
         sys.exit("--task applies to a single samples file")
+    task_manager = None
+    if args.judges:
+        from lm_eval.tasks import TaskManager
+
+        task_manager = TaskManager(metadata={"judges": json.loads(args.judges)})
     merged: dict = {}
     for path in args.samples:
-        results = score_samples(path, task=args.task)
+        results = score_samples(path, task=args.task, task_manager=task_manager)
         if args.json:
             merged.update(metric_values(results))
         else:
             print(f"{path}\n{make_table(results)}")
     if args.json:
         print(json.dumps(merged, indent=2))
+    return 0
+
+
+def _quench_chain(args: argparse.Namespace, extra: list[str]) -> int:
+    """Entity run, then the rationale run on the entity run's own predictions; a finished stage is not redone."""
+    import subprocess
+
+    from lm_eval_xling.samples import latest_samples
+
+    metadata = {"judges": json.loads(args.judges)} if args.judges else {}
+    base = [sys.executable, "-m", "lm_eval", "--model", args.model, "--model_args", args.model_args, "--log_samples"]
+    base += extra
+    entity_out, rationale_out = args.output_path / "entity", args.output_path / "rationale"
+    stages = [
+        (entity_out, args.task, metadata),
+        (rationale_out, "quench_rationale_pred", metadata | {"predictions": None}),
+    ]
+    for out, task, meta in stages:
+        if latest_samples(out, task) is not None:
+            print(f"{task}: done already ({out}); skipped")
+            continue
+        if "predictions" in meta:
+            meta = meta | {"predictions": str(latest_samples(entity_out, args.task))}
+        command = base + ["--tasks", task, "--output_path", str(out)]
+        if meta:
+            command += ["--metadata", json.dumps(meta)]
+        subprocess.run(command, check=True)
     return 0
 
 
@@ -66,7 +99,7 @@ def _embedded_model(args: argparse.Namespace) -> int:
 def ensure_local_data(raw: Path) -> Path:
     """The local data root for the main job: LM_EVAL_XLING_DATA, else a cache built from `raw` once."""
     from lm_eval_xling.builders import build, builders
-    from lm_eval_xling.data import DATA_ENV, local_root
+    from lm_eval_xling.data import DATA_ENV, SourceMissing, local_root
     from lm_eval_xling.embedded import cache_dir
 
     root = local_root()
@@ -77,7 +110,7 @@ def ensure_local_data(raw: Path) -> Path:
         if not (root / module.SPEC.hub_id / "README.md").is_file():
             try:
                 build(name, raw, root)
-            except FileNotFoundError as err:
+            except SourceMissing as err:
                 print(f"skipped {name}: {err}", file=sys.stderr)
     os.environ[DATA_ENV] = str(root)
     return root
@@ -136,7 +169,23 @@ def parser() -> argparse.ArgumentParser:
     score.add_argument("samples", nargs="+", type=Path, help="samples_<task>_<date>.jsonl files")
     score.add_argument("--task", help="task name, when the file name does not tell it")
     score.add_argument("--json", action="store_true", help='print {task: {"metric,filter": value}}')
+    score.add_argument(
+        "--judges",
+        help='JSON list of judge models for judged tasks, e.g. \'[{"model": "hf", "model_args": "pretrained=..."}]\'',
+    )
     score.set_defaults(func=_score)
+
+    chain = sub.add_parser(
+        "quench-chain",
+        help="QUENCH entity run, then the rationale run on its own predictions (resumable)",
+        description="Unknown arguments are passed on to both lm_eval runs (e.g. --limit 20 --apply_chat_template).",
+    )
+    chain.add_argument("--model", default="hf")
+    chain.add_argument("--model_args", required=True)
+    chain.add_argument("--task", default="quench", help="the entity task: quench, quench_indic, quench_cot, ...")
+    chain.add_argument("--output_path", type=Path, required=True)
+    chain.add_argument("--judges", help="JSON list of judge models (see `score --judges`)")
+    chain.set_defaults(func=_quench_chain)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)
@@ -147,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser().parse_known_args(argv)
     if args.command == "run":
         return _run(args, extra)
+    if args.command == "quench-chain":
+        return _quench_chain(args, extra)
     if extra:
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
     return args.func(args)

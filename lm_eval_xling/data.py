@@ -27,6 +27,10 @@ class DatasetError(ValueError):
     """A dataset is missing or a record does not match its schema."""
 
 
+class SourceMissing(FileNotFoundError):
+    """A builder's raw source is absent here: the dataset is skipped, not failed."""
+
+
 @dataclass(frozen=True)
 class Field:
     """One column: its Python type and, for categorical columns, the allowed values."""

@@ -29,6 +29,12 @@ def task_name_from_path(path: Path) -> str | None:
     return match["task"] if match else None
 
 
+def latest_samples(output_path: Path, task: str) -> Path | None:
+    """The newest `samples_<task>_<date>.jsonl` lm-eval wrote under `output_path`, or None."""
+    found = [p for p in output_path.rglob(f"samples_{task}_*.jsonl") if task_name_from_path(p) == task]
+    return max(found, key=lambda p: p.name, default=None)
+
+
 def read_samples(path: Path) -> dict[int, dict[str, Any]]:
     """One logged sample per doc_id (lm-eval writes a line per doc and filter; the resps are the same)."""
     by_doc: dict[int, dict[str, Any]] = {}

@@ -20,3 +20,21 @@ NSP = DatasetSpec(
         "label": Field(str, choices=("A", "B")),
     },
 )
+
+QUENCH = DatasetSpec(
+    hub_id="lm-eval-xling/quench",
+    subsets=("default",),
+    splits=("test",),
+    fields={
+        "id": Field(str),
+        "question": Field(str),
+        # answers[i] and rationales[i] belong to variables[i]
+        "variables": Field(list),
+        "answers": Field(list),
+        "rationales": Field(list),
+        "themes": Field(list),
+        "title": Field(str),
+        "source": Field(str),
+        "indic": Field(bool),
+    },
+)

@@ -13,7 +13,7 @@ import random
 import re
 from pathlib import Path
 
-from lm_eval_xling.data import write_split
+from lm_eval_xling.data import SourceMissing, write_split
 from lm_eval_xling.schemas import NSP
 
 SPEC = NSP
@@ -107,7 +107,7 @@ def build(raw: Path, out: Path) -> dict[str, int]:
     """Write every language's splits under the data root `out`; return the record count per file."""
     source = raw / "nsp"
     if not source.is_dir():
-        raise FileNotFoundError(f"NSP raw data not found: {source}")
+        raise SourceMissing(f"NSP raw data not found: {source}")
     counts = {}
     for language in NSP.subsets:
         stories = (source / "stories" / f"{language}.txt").read_text(encoding="utf-8")

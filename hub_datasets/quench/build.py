@@ -1,0 +1,69 @@
+"""Build the QUENCH dataset (lm-eval-xling/quench): one record per quiz question, with its Indic tag.
+
+Raw source: the QUENCH repository's `Data_Store/<name>.yml` (question, masked variables, gold answer and rationale
+per variable) and `isIndicAnnotations/<name>.yml` ({id, indic: Yes|No}), joined by file name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from lm_eval_xling.data import DatasetError, SourceMissing, write_split
+from lm_eval_xling.schemas import QUENCH
+
+SPEC = QUENCH
+
+
+def _read(path: Path) -> dict:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise DatasetError(f"{QUENCH.hub_id}: {path} is not a YAML mapping")
+    return data
+
+
+def question_record(question_file: Path, indic_file: Path) -> dict:
+    """One question, its per-variable answers and rationales (in `variables` order) and its Indic tag."""
+    q, tag = _read(question_file), _read(indic_file)
+    where = f"{QUENCH.hub_id}: {question_file}"
+    variables = q["variables"]
+    for field in ("variable_to_answer", "variable_specific_rationale"):
+        missing = [v for v in variables if not str((q.get(field) or {}).get(v) or "").strip()]
+        if missing:
+            raise DatasetError(f"{where} field {field!r}: no entry for variable(s) {missing}")
+    if tag.get("indic") not in ("Yes", "No"):
+        raise DatasetError(
+            f"{QUENCH.hub_id}: {indic_file} field 'indic': expected 'Yes' or 'No', got {tag.get('indic')!r}"
+        )
+    return {
+        "id": question_file.stem,
+        "question": " ".join(q["question"].split()),
+        "variables": list(variables),
+        "answers": [str(q["variable_to_answer"][v]).strip() for v in variables],
+        "rationales": [" ".join(str(q["variable_specific_rationale"][v]).split()) for v in variables],
+        "themes": list(q.get("themes") or []),
+        "title": q.get("question_title") or question_file.stem,
+        "source": q.get("question_source") or "",
+        "indic": tag["indic"] == "Yes",
+    }
+
+
+def build(raw: Path, out: Path) -> dict[str, int]:
+    source = raw / "quench"
+    if not (source / "Data_Store").is_dir():
+        raise SourceMissing(f"QUENCH raw data not found: {source / 'Data_Store'}")
+    records = [
+        question_record(path, source / "isIndicAnnotations" / path.name)
+        for path in sorted((source / "Data_Store").glob("*.yml"))
+    ]
+    write_split(out, QUENCH, "default", "test", records)
+    indic = [r for r in records if r["indic"]]
+    return {
+        "questions": len(records),
+        "entities": sum(len(r["variables"]) for r in records),
+        "indic_questions": len(indic),
+        "indic_entities": sum(len(r["variables"]) for r in indic),
+        "non_indic_questions": len(records) - len(indic),
+        "non_indic_entities": sum(len(r["variables"]) for r in records if not r["indic"]),
+    }

@@ -1,0 +1,1 @@
+"""Metrics: corpus-level aggregations and the LLM jury."""

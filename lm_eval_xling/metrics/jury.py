@@ -1,0 +1,261 @@
+"""An LLM jury: judge models, declared as lm-eval models, score items once per task; verdicts are cached.
+
+Judges come from task metadata or `--metadata`, e.g.
+`{"judges": [{"model": "local-chat-completions", "model_args": "model=m,base_url=http://127.0.0.1:8000/v1/chat/completions"},
+{"model": "hf", "model_args": "pretrained=Qwen/Qwen2.5-7B-Instruct"}]}`. lm-eval builds each judge and batches its
+requests (API judges: `num_concurrent` in their model_args). A judge whose model is the evaluated model is skipped.
+Every verdict is written to a SQLite cache keyed by judge and prompt as soon as it arrives, so a re-run or a resumed
+run asks nothing twice; a judge failure (after lm-eval's own retries) is marked on the item, never cached, and
+retried by the next run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("lm_eval.xling.jury")  # under lm-eval's logger, so its CLI shows these lines
+
+CACHE_ENV = "LM_EVAL_XLING_JUDGE_CACHE"
+# model_args keys that may hold credentials: never part of a cache key, a judge name or a log line
+_SECRET_KEYS = re.compile(r"(key|token|secret|password|auth|header)s?$", re.IGNORECASE)
+_CHUNK = 64
+
+
+def _parse_args(model_args: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in model_args.split(",") if "=" in part)
+
+
+@dataclass(frozen=True)
+class Judge:
+    """One judge: an lm-eval model name and its model_args."""
+
+    model: str
+    model_args: str
+    name: str
+
+    @classmethod
+    def from_spec(cls, spec: dict[str, str]) -> Judge:
+        args = _parse_args(spec.get("model_args", ""))
+        if secrets := [k for k in args if _SECRET_KEYS.search(k)]:
+            # model_args end up in results and logs; credentials go in the environment (e.g. OPENAI_API_KEY)
+            raise ValueError(f"judge {spec.get('model')}: put {secrets} in the environment, not in model_args")
+        name = spec.get("name") or args.get("model") or args.get("pretrained") or spec["model"]
+        return cls(spec["model"], spec.get("model_args", ""), re.sub(r"\W+", "_", Path(name).name).strip("_"))
+
+    @property
+    def identity(self) -> str:
+        """Model and arguments without credentials: what makes two verdicts interchangeable."""
+        args = _parse_args(self.model_args)
+        kept = {k: v for k, v in sorted(args.items()) if not _SECRET_KEYS.search(k) and k not in _RUNTIME_ARGS}
+        return json.dumps([self.model, kept])
+
+    def is_model(self, evaluated: dict[str, Any]) -> bool:
+        """True when this judge is the model under evaluation (same weights or same served model)."""
+        mine = _parse_args(self.model_args)
+        return any(mine.get(k) and str(evaluated.get(k)) == mine[k] for k in ("pretrained", "model"))
+
+
+# Arguments that change how requests are sent, not what the judge answers.
+_RUNTIME_ARGS = {"num_concurrent", "max_retries", "timeout", "batch_size", "base_url", "tokenized_requests"}
+
+
+def judges_from_metadata(metadata: dict[str, Any] | None) -> list[Judge]:
+    specs = (metadata or {}).get("judges") or []
+    if isinstance(specs, str):
+        specs = json.loads(specs)
+    return [Judge.from_spec(s) for s in specs]
+
+
+class VerdictCache:
+    """Judge replies keyed by (judge identity, prompt); safe for several processes writing at once (SQLite WAL)."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, judge TEXT, reply TEXT, at REAL)")
+
+    @staticmethod
+    def key(judge: Judge, prompt: str) -> str:
+        return hashlib.sha256(f"{judge.identity}\n{prompt}".encode()).hexdigest()
+
+    def get(self, keys: Sequence[str]) -> dict[str, str]:
+        found = {}
+        for start in range(0, len(keys), 500):
+            part = list(keys[start : start + 500])
+            marks = ",".join("?" * len(part))
+            found.update(self._db.execute(f"SELECT key, reply FROM verdicts WHERE key IN ({marks})", part).fetchall())
+        return found
+
+    def put(self, key: str, judge: Judge, reply: str) -> None:
+        self._db.execute("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?)", (key, judge.name, reply, time.time()))
+
+    def __len__(self) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
+
+
+def default_cache_path() -> Path:
+    from lm_eval_xling.embedded import cache_dir
+
+    return Path(os.environ.get(CACHE_ENV, cache_dir() / "judge_cache.sqlite"))
+
+
+class Jury:
+    """Asks every judge about every prompt (cache first) and parses each reply into a verdict."""
+
+    def __init__(self, judges: Sequence[Judge], cache: VerdictCache, evaluated: dict[str, Any] | None = None):
+        self.judges = list(judges)
+        self.cache = cache
+        self.evaluated = evaluated or {}
+        self.calls = 0  # judge requests actually sent (not served from the cache)
+        self._models: dict[Judge, Any] = {}
+
+    def _model(self, judge: Judge):
+        if judge not in self._models:
+            from lm_eval.api.registry import get_model
+
+            extra = {}
+            if judge.model in ("hf", "huggingface") and "device" not in _parse_args(judge.model_args):
+                import torch  # HFLM's own default is "cuda" whatever the machine: pick what is there
+
+                extra["device"] = "cuda" if torch.cuda.is_available() else "cpu"
+            self._models[judge] = get_model(judge.model).create_from_arg_string(judge.model_args, extra)
+        return self._models[judge]
+
+    def _ask(self, judge: Judge, prompts: list[str], max_tokens: int) -> list[str]:
+        from lm_eval.api.instance import Instance
+
+        lm = self._model(judge)
+        gen_kwargs = {"until": [], "max_gen_toks": max_tokens, "do_sample": False, "temperature": 0.0}
+        requests = []
+        for i, prompt in enumerate(prompts):
+            try:
+                context = lm.apply_chat_template([{"role": "user", "content": prompt}])
+            except (NotImplementedError, ValueError):  # a base model without a chat template
+                context = prompt
+            requests.append(Instance("generate_until", {}, (context, gen_kwargs), i))
+        self.calls += len(requests)
+        return lm.generate_until(requests)
+
+    def _judge_one(self, judge: Judge, prompts: list[str], keys: list[str], max_tokens: int) -> dict[str, str]:
+        """Replies for uncached prompts, chunk by chunk, falling back to one by one when a chunk fails."""
+        replies: dict[str, str] = {}
+        self._model(judge)  # a judge that cannot be built is a configuration error, not a judge failure
+        for start in range(0, len(prompts), _CHUNK):
+            chunk = list(zip(keys[start : start + _CHUNK], prompts[start : start + _CHUNK], strict=True))
+            try:
+                answers = self._ask(judge, [p for _, p in chunk], max_tokens)
+            except Exception as err:  # noqa: BLE001 - any judge failure: retry the chunk's items singly
+                log.warning("judge %s failed on a chunk of %d (%s); retrying one by one", judge.name, len(chunk), err)
+                answers = []
+                for _, prompt in chunk:
+                    try:
+                        answers += self._ask(judge, [prompt], max_tokens)
+                    except Exception as one_err:  # noqa: BLE001
+                        log.warning("judge %s failed on an item: %s", judge.name, type(one_err).__name__)
+                        answers.append(None)
+            for (key, _), answer in zip(chunk, answers, strict=True):
+                if answer is not None:
+                    self.cache.put(key, judge, answer)
+                    replies[key] = answer
+        return replies
+
+    def judge(
+        self, prompts: Sequence[str], parse: Callable[[str], float | None], max_tokens: int = 16
+    ) -> list[dict[str, dict[str, Any]]]:
+        """For each prompt, {judge name: {"verdict", "reply"} | {"verdict": None, "error"} | {"skipped"}}."""
+        out: list[dict[str, dict[str, Any]]] = [{} for _ in prompts]
+        sent_before = self.calls
+        for judge in self.judges:
+            if judge.is_model(self.evaluated):
+                for item in out:
+                    item[judge.name] = {"skipped": "judge is the evaluated model", "verdict": None}
+                continue
+            keys = [VerdictCache.key(judge, p) for p in prompts]
+            replies = self.cache.get(keys)
+            todo = [(k, p) for k, p in dict(zip(keys, prompts, strict=True)).items() if k not in replies]
+            if todo:
+                replies |= self._judge_one(judge, [p for _, p in todo], [k for k, _ in todo], max_tokens)
+            for item, key in zip(out, keys, strict=True):
+                reply = replies.get(key)
+                item[judge.name] = (
+                    {"verdict": None, "error": "judge failed after retries"}
+                    if reply is None
+                    else {"verdict": parse(reply), "reply": reply}
+                )
+        active = sum(not j.is_model(self.evaluated) for j in self.judges)
+        sent = self.calls - sent_before
+        log.info("jury: %d judge requests sent, %d served from the cache", sent, active * len(prompts) - sent)
+        return out
+
+
+_BINARY = re.compile(r"\b(incorrect|not\s+correct|wrong|correct|right)\b", re.IGNORECASE)
+_LIKERT = re.compile(r"(?<![\d.])([1-5])(?![\d.]*\d)")
+
+
+def parse_binary(reply: str) -> float | None:
+    """'correct' -> 1, 'incorrect' -> 0 (first decisive word), else None."""
+    match = _BINARY.search(reply)
+    if not match:
+        return None
+    return 1.0 if match[1].lower() in ("correct", "right") else 0.0
+
+
+def parse_likert(reply: str) -> float | None:
+    """The first score 1-5 in the reply, else None."""
+    match = _LIKERT.search(reply)
+    return float(match[1]) if match else None
+
+
+def summarize(units: Sequence[dict[str, dict[str, Any]]], scale: float) -> dict[str, float]:
+    """Scores (0-100) over judged units: per judge, pooled mean, pooled majority; Fleiss' kappa; failure count.
+
+    A unit is {judge name: record}; a record's "verdict" is None when the judge failed or its reply had no verdict
+    (both counted in `jury_failures` and left out of the scores); skipped judges (the evaluated model) are ignored.
+    Scores are sums of verdicts over units scaled to 0-100 (verdict / `scale`); majority takes the most common
+    verdict of a unit, ties to the lower one.
+    """
+    import numpy as np
+
+    names = sorted({n for u in units for n, r in u.items() if "skipped" not in r})
+    out: dict[str, float] = {}
+    failures = sum(1 for u in units for n in names if u.get(n, {}).get("verdict") is None)
+    for name in names:
+        valid = [u[name]["verdict"] for u in units if u.get(name, {}).get("verdict") is not None]
+        out[f"judge_{name}"] = 100 * sum(valid) / (scale * len(valid)) if valid else float("nan")
+    pooled = [[u[n]["verdict"] for n in names if u.get(n, {}).get("verdict") is not None] for u in units]
+    pooled = [v for v in pooled if v]
+    out["jury_mean"] = 100 * float(sum(np.mean(v) for v in pooled)) / (scale * len(pooled)) if pooled else float("nan")
+    majority = [min(set(v), key=lambda x: (-v.count(x), x)) for v in pooled]
+    out["jury_majority"] = 100 * sum(majority) / (scale * len(majority)) if majority else float("nan")
+    out["jury_kappa"] = fleiss_kappa([[u[n]["verdict"] for n in names] for u in units if _complete(u, names)])
+    out["jury_failures"] = float(failures)
+    return out
+
+
+def _complete(unit: dict[str, dict[str, Any]], names: Sequence[str]) -> bool:
+    return all(unit.get(n, {}).get("verdict") is not None for n in names)
+
+
+def fleiss_kappa(ratings: Sequence[Sequence[float]]) -> float:
+    """Fleiss' kappa of units x raters (statsmodels); NaN with fewer than two raters or no units."""
+    if not ratings or len(ratings[0]) < 2:
+        return float("nan")
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
+
+    table, _ = aggregate_raters(ratings)
+    return float(_fleiss(table))
+
+
+JURY_METRICS = ("jury_mean", "jury_majority", "jury_kappa", "jury_failures")
