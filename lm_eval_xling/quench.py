@@ -187,11 +187,10 @@ class _QuenchTask(JudgedTask):
                 scorers[name] = partial(_jury_metric, name=name, scale=self.scale)
         for name, scorer in scorers.items():
             self._aggregation_list[name] = partial(_aggregate, scorer=scorer)
-            self._higher_is_better[name] = name not in ("jury_failures",)
+            self._higher_is_better[name] = name not in ("jury_failures", "jury_unparsed")
             if self.report_delta:
                 self._aggregation_list[f"{name}_delta"] = partial(_delta, scorer=scorer)
                 self._higher_is_better[f"{name}_delta"] = False
-        self._metric_names = list(self._aggregation_list)
 
     def units(self, doc: dict, response: Any) -> list[dict[str, Any]]:
         """Per judged unit: prediction, reference, Indic flag."""
@@ -202,7 +201,8 @@ class _QuenchTask(JudgedTask):
         units = self.units(doc, result["response"])
         for unit, marks in zip(units, result["jury"] or [None] * len(units), strict=True):
             unit["jury"] = marks
-        return {name: units for name in self._metric_names}
+        # every metric aggregates the same units; `--predict_only` replaces them all by lm-eval's "bypass"
+        return {name: units for name in self._aggregation_list}
 
 
 class EntityTask(_QuenchTask):

@@ -32,6 +32,7 @@ def test_summarize_pools_judges_and_counts_failures():
         {"a": {"verdict": 0.0}, "b": {"verdict": 1.0}},
         {"a": {"verdict": None, "error": "judge failed"}, "b": {"verdict": 0.0}},
         {"a": {"verdict": 0.0}, "b": {"verdict": 0.0}},
+        {"a": {"verdict": None, "reply": "maybe"}, "b": {"verdict": None, "reply": "hmm"}},
     ]
     scores = summarize(units, scale=1.0)
     assert scores["judge_a"] == pytest.approx(100 / 3)
@@ -39,6 +40,7 @@ def test_summarize_pools_judges_and_counts_failures():
     assert scores["jury_mean"] == pytest.approx(37.5)  # units pooled: 1, 0.5, 0, 0
     assert scores["jury_majority"] == pytest.approx(25.0)  # the tie in unit 2 goes to 0
     assert scores["jury_failures"] == 1
+    assert scores["jury_unparsed"] == 2
     assert "judge_me" not in scores
     likert = summarize([{"a": {"verdict": 5.0}, "b": {"verdict": 3.0}}], scale=5.0)
     assert likert["jury_mean"] == pytest.approx(80.0)

@@ -94,6 +94,33 @@ def test_quench_judged_end_to_end_then_served_from_cache(tmp_path, server, tiny_
     assert planted not in first.stdout + first.stderr + second.stdout + second.stderr
 
 
+def test_score_judges_a_predict_only_run_after_the_fact(tmp_path, server, local_data):
+    from lm_eval_xling.embedded import model_dir
+
+    out = tmp_path / "out"
+    run_cli(
+        "lm_eval", "--model", "hf", "--model_args", f"pretrained={model_dir()}", "--apply_chat_template",
+        "--tasks", "quench_indic", "--limit", "3", "--gen_kwargs", "max_gen_toks=48", "--batch_size", "3",
+        "--predict_only", "--log_samples", "--output_path", str(out),
+    )  # fmt: skip
+    log = next(out.rglob("samples_quench_indic_*.jsonl"))
+    judges = json.dumps([server_judge("late-judge", server.port)])
+    scored = json.loads(
+        run_cli(
+            "lm-eval-xling",
+            "score",
+            str(log),
+            "--judges",
+            judges,
+            "--json",
+            env={"LM_EVAL_XLING_JUDGE_CACHE": str(tmp_path / "c.sqlite")},
+        ).stdout  # fmt: skip
+    )["quench_indic"]
+    assert 0 <= scored["judge_late_judge,extract"] <= 100
+    assert scored["jury_failures,extract"] == 0
+    assert len(VerdictCache(tmp_path / "c.sqlite")) > 0  # the judge was really asked
+
+
 def _jury(proxy_port: int, cache_path, **extra) -> Jury:
     judge = Judge.from_spec(server_judge("faulty", proxy_port, **extra))
     return Jury([judge], VerdictCache(cache_path))

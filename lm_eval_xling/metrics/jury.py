@@ -220,8 +220,9 @@ def parse_likert(reply: str) -> float | None:
 def summarize(units: Sequence[dict[str, dict[str, Any]]], scale: float) -> dict[str, float]:
     """Scores (0-100) over judged units: per judge, pooled mean, pooled majority; Fleiss' kappa; failure count.
 
-    A unit is {judge name: record}; a record's "verdict" is None when the judge failed or its reply had no verdict
-    (both counted in `jury_failures` and left out of the scores); skipped judges (the evaluated model) are ignored.
+    A unit is {judge name: record}; a record's "verdict" is None when the judge failed (counted in `jury_failures`)
+    or its reply held no verdict (`jury_unparsed`), and is then left out of the scores; skipped judges (the
+    evaluated model) are ignored.
     Scores are sums of verdicts over units scaled to 0-100 (verdict / `scale`); majority takes the most common
     verdict of a unit, ties to the lower one.
     """
@@ -229,7 +230,9 @@ def summarize(units: Sequence[dict[str, dict[str, Any]]], scale: float) -> dict[
 
     names = sorted({n for u in units for n, r in u.items() if "skipped" not in r})
     out: dict[str, float] = {}
-    failures = sum(1 for u in units for n in names if u.get(n, {}).get("verdict") is None)
+    records = [u[n] for u in units for n in names if n in u]
+    failures = sum(1 for r in records if "error" in r)
+    unparsed = sum(1 for r in records if r.get("verdict") is None and "error" not in r)
     for name in names:
         valid = [u[name]["verdict"] for u in units if u.get(name, {}).get("verdict") is not None]
         out[f"judge_{name}"] = 100 * sum(valid) / (scale * len(valid)) if valid else float("nan")
@@ -240,6 +243,7 @@ def summarize(units: Sequence[dict[str, dict[str, Any]]], scale: float) -> dict[
     out["jury_majority"] = 100 * sum(majority) / (scale * len(majority)) if majority else float("nan")
     out["jury_kappa"] = fleiss_kappa([[u[n]["verdict"] for n in names] for u in units if _complete(u, names)])
     out["jury_failures"] = float(failures)
+    out["jury_unparsed"] = float(unparsed)
     return out
 
 
@@ -258,4 +262,4 @@ def fleiss_kappa(ratings: Sequence[Sequence[float]]) -> float:
     return float(_fleiss(table))
 
 
-JURY_METRICS = ("jury_mean", "jury_majority", "jury_kappa", "jury_failures")
+JURY_METRICS = ("jury_mean", "jury_majority", "jury_kappa", "jury_failures", "jury_unparsed")
