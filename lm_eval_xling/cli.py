@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-DEFAULT_TASKS = "nsp,nsp_cot,nsp_ll"
+DEFAULT_TASKS = "nsp,nsp_cot,nsp_ll,quench"
 DEFAULT_LIMIT = 5
 
 
@@ -69,23 +69,18 @@ def _quench_chain(args: argparse.Namespace, extra: list[str]) -> int:
     from lm_eval_xling.samples import latest_samples
 
     metadata = {"judges": json.loads(args.judges)} if args.judges else {}
-    base = [sys.executable, "-m", "lm_eval", "--model", args.model, "--model_args", args.model_args, "--log_samples"]
-    base += extra
-    entity_out, rationale_out = args.output_path / "entity", args.output_path / "rationale"
-    stages = [
-        (entity_out, args.task, metadata),
-        (rationale_out, "quench_rationale_pred", metadata | {"predictions": None}),
-    ]
-    for out, task, meta in stages:
-        if latest_samples(out, task) is not None:
-            print(f"{task}: done already ({out}); skipped")
-            continue
-        if "predictions" in meta:
-            meta = meta | {"predictions": str(latest_samples(entity_out, args.task))}
-        command = base + ["--tasks", task, "--output_path", str(out)]
-        if meta:
-            command += ["--metadata", json.dumps(meta)]
-        subprocess.run(command, check=True)
+
+    def stage(task: str, out: Path, meta: dict) -> Path:
+        if (done := latest_samples(out, task)) is not None:
+            print(f"{task}: done already ({done}); skipped")
+            return done
+        command = [sys.executable, "-m", "lm_eval", "--model", args.model, "--model_args", args.model_args]
+        command += [*extra, "--log_samples", "--tasks", task, "--output_path", str(out)]
+        subprocess.run(command + (["--metadata", json.dumps(meta)] if meta else []), check=True)
+        return latest_samples(out, task)
+
+    entity_log = stage(args.task, args.output_path / "entity", metadata)
+    stage("quench_rationale_pred", args.output_path / "rationale", metadata | {"predictions": str(entity_log)})
     return 0
 
 
@@ -151,7 +146,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--batch_size", default="8")
     run.add_argument("--model_args", help="default: the embedded SmolLM2-135M-Instruct, chat template on")
     run.add_argument("--raw", type=Path, default=raw_root(), help="raw sources, used when data is built")
-    run.set_defaults(func=_run)
+    run.set_defaults(func=_run, passes_through=True)
 
     data = sub.add_parser("data", help="build or publish the Hub datasets").add_subparsers(dest="action", required=True)
     build = data.add_parser("build", help="build every dataset whose raw source is present")
@@ -185,7 +180,7 @@ def parser() -> argparse.ArgumentParser:
     chain.add_argument("--task", default="quench", help="the entity task: quench, quench_indic, quench_cot, ...")
     chain.add_argument("--output_path", type=Path, required=True)
     chain.add_argument("--judges", help="JSON list of judge models (see `score --judges`)")
-    chain.set_defaults(func=_quench_chain)
+    chain.set_defaults(func=_quench_chain, passes_through=True)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)
@@ -194,10 +189,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args, extra = parser().parse_known_args(argv)
-    if args.command == "run":
-        return _run(args, extra)
-    if args.command == "quench-chain":
-        return _quench_chain(args, extra)
+    if getattr(args, "passes_through", False):  # unknown arguments go on to lm_eval
+        return args.func(args, extra)
     if extra:
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
     return args.func(args)

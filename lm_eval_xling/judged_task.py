@@ -25,7 +25,6 @@ class JudgedTask(ConfigurableTask):
     def __init__(self, config: dict[str, Any] | None = None, **kwargs: Any):
         super().__init__(config={k: v for k, v in (config or {}).items() if k != "class"}, **kwargs)
         self.judges = judges_from_metadata(self.config.metadata)
-        self.jury_calls = 0
 
     def judge_prompts(self, doc: dict, response: Any) -> list[str | None]:
         """One judge prompt per judged unit of `doc`; None for a unit that needs no judge (scored as wrong)."""
@@ -35,20 +34,13 @@ class JudgedTask(ConfigurableTask):
         super().apply_filters()
         slots = [(inst, key) for inst in self._instances for key in inst.filtered_resps]
         units = [self.judge_prompts(inst.doc, inst.filtered_resps[key]) for inst, key in slots]
-        verdicts: dict[str, dict] = {}
+        marks: list[list | None] = [None] * len(slots)
         if self.judges:
-            prompts = sorted({p for doc_units in units for p in doc_units if p is not None})
             path = Path(self.config.metadata.get("judge_cache") or default_cache_path())
             jury = Jury(self.judges, VerdictCache(path), evaluated=self.config.metadata)
-            verdicts = dict(zip(prompts, jury.judge(prompts, self.parse_verdict, self.max_verdict_tokens), strict=True))
-            self.jury_calls = jury.calls
-        for (inst, key), doc_units in zip(slots, units, strict=True):
-            jury_marks = None
-            if self.judges:
-                jury_marks = [verdicts[p] if p is not None else _unjudged(self.judges) for p in doc_units]
+            prompts = [p for doc_units in units for p in doc_units]
+            judged = iter(jury.judge(prompts, self.parse_verdict, self.max_verdict_tokens))
+            marks = [[next(judged) for _ in doc_units] for doc_units in units]
+        for (inst, key), jury_marks in zip(slots, marks, strict=True):
             judged = {"response": inst.filtered_resps[key], "jury": jury_marks}
             inst.filtered_resps[key] = json.dumps(judged, ensure_ascii=False)
-
-
-def _unjudged(judges) -> dict[str, dict]:
-    return {j.name: {"verdict": 0.0, "reply": None, "note": "no answer given: scored wrong"} for j in judges}

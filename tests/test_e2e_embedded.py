@@ -38,7 +38,7 @@ def test_embedded_model_run_and_score_agree(tmp_path, embedded_model, local_data
         assert rescored[task][metric] == pytest.approx(live[task][metric]), (task, metric)
 
 
-def test_main_job_runs_all_three_groups(tmp_path, synthetic_raw):
+def test_main_job_runs_nsp_and_quench(tmp_path, synthetic_raw):
     """The README's main job (`lm-eval-xling run`), here on freshly built synthetic data at --limit 2."""
     out = tmp_path / "out"
     run_cli(
@@ -46,5 +46,5 @@ def test_main_job_runs_all_three_groups(tmp_path, synthetic_raw):
         env={"LM_EVAL_XLING_CACHE": str(tmp_path / "cache"), "LM_EVAL_XLING_DATA": ""},
     )  # fmt: skip
     results = _results(out)
-    assert {"nsp", "nsp_cot", "nsp_ll"} <= set(results)
+    assert {"nsp", "nsp_cot", "nsp_ll", "quench"} <= set(results)
     assert (tmp_path / "cache" / "data" / "lm-eval-xling" / "nsp" / "README.md").is_file()

@@ -7,6 +7,7 @@ credentials kept out of every output, and faults injected between the jury and t
 from __future__ import annotations
 
 import json
+import math
 import threading
 import uuid
 
@@ -54,6 +55,7 @@ def test_quench_judged_end_to_end_then_served_from_cache(tmp_path, server, tiny_
                 server_judge("judge-a", proxy.port),
                 server_judge("judge-b", proxy.port),
                 {"model": "hf", "model_args": f"pretrained={tiny_model},dtype=float32", "name": "tiny_hf"},
+                {"model": "hf", "model_args": f"pretrained={model_dir()}", "name": "self"},  # the evaluated model
             ],
             "judge_cache": str(tmp_path / "judge_cache.sqlite"),
         }
@@ -80,13 +82,16 @@ def test_quench_judged_end_to_end_then_served_from_cache(tmp_path, server, tiny_
         metrics = results[task]
         for name in ("judge_judge_a", "judge_judge_b", "judge_tiny_hf", "jury_mean", "jury_majority", "jury_kappa"):
             assert f"{name},extract" in metrics, (task, name)
+        assert metrics["jury_failures,extract"] == 0
+        assert math.isnan(metrics["judge_self,extract"])
         assert metrics["judge_judge_a,extract"] == _results(tmp_path / "second")[task]["judge_judge_a,extract"]
     # every judged unit in the sample logs carries each judge's verdict or an explicit mark
     for log in (tmp_path / "first").rglob("samples_*.jsonl"):
         for line in log.read_text().splitlines():
             marks = json.loads(json.loads(line)["filtered_resps"][0])["jury"]
             for unit in marks:
-                assert set(unit) == {"judge_a", "judge_b", "tiny_hf"}
+                assert set(unit) == {"judge_a", "judge_b", "tiny_hf", "self"}
+                assert "skipped" in unit["self"]  # a model never judges its own outputs
                 assert all("verdict" in r and ("reply" in r or "error" in r or "note" in r) for r in unit.values())
 
     written = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]

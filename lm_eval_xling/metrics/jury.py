@@ -171,32 +171,37 @@ class Jury:
         return replies
 
     def judge(
-        self, prompts: Sequence[str], parse: Callable[[str], float | None], max_tokens: int = 16
+        self, prompts: Sequence[str | None], parse: Callable[[str], float | None], max_tokens: int = 16
     ) -> list[dict[str, dict[str, Any]]]:
-        """For each prompt, {judge name: {"verdict", "reply"} | {"verdict": None, "error"} | {"skipped"}}."""
-        out: list[dict[str, dict[str, Any]]] = [{} for _ in prompts]
+        """For each prompt, {judge name: record}: {"verdict", "reply"}, {"verdict": None, "error"} when the judge
+        failed, {"skipped"} for the evaluated model. A None prompt (nothing to judge) is scored 0 unasked.
+        Each distinct prompt is asked once per judge."""
+        unique = list(dict.fromkeys(p for p in prompts if p is not None))
+        records: dict[str, dict[str, dict[str, Any]]] = {p: {} for p in unique}
+        nothing = {}
         sent_before = self.calls
         for judge in self.judges:
             if judge.is_model(self.evaluated):
-                for item in out:
-                    item[judge.name] = {"skipped": "judge is the evaluated model", "verdict": None}
+                for record in [*records.values(), nothing]:
+                    record[judge.name] = {"skipped": "judge is the evaluated model", "verdict": None}
                 continue
-            keys = [VerdictCache.key(judge, p) for p in prompts]
+            nothing[judge.name] = {"verdict": 0.0, "reply": None, "note": "no answer given: scored wrong"}
+            keys = [VerdictCache.key(judge, p) for p in unique]
             replies = self.cache.get(keys)
-            todo = [(k, p) for k, p in dict(zip(keys, prompts, strict=True)).items() if k not in replies]
+            todo = [(k, p) for k, p in zip(keys, unique, strict=True) if k not in replies]
             if todo:
                 replies |= self._judge_one(judge, [p for _, p in todo], [k for k, _ in todo], max_tokens)
-            for item, key in zip(out, keys, strict=True):
+            for prompt, key in zip(unique, keys, strict=True):
                 reply = replies.get(key)
-                item[judge.name] = (
+                records[prompt][judge.name] = (
                     {"verdict": None, "error": "judge failed after retries"}
                     if reply is None
                     else {"verdict": parse(reply), "reply": reply}
                 )
-        active = sum(not j.is_model(self.evaluated) for j in self.judges)
         sent = self.calls - sent_before
-        log.info("jury: %d judge requests sent, %d served from the cache", sent, active * len(prompts) - sent)
-        return out
+        active = sum(not j.is_model(self.evaluated) for j in self.judges)
+        log.info("jury: %d judge requests sent, %d served from the cache", sent, active * len(unique) - sent)
+        return [dict(records[p]) if p is not None else dict(nothing) for p in prompts]
 
 
 _BINARY = re.compile(r"\b(incorrect|not\s+correct|wrong|correct|right)\b", re.IGNORECASE)
