@@ -48,3 +48,18 @@ def test_main_job_runs_nsp_and_quench(tmp_path, synthetic_raw):
     results = _results(out)
     assert {"nsp", "nsp_cot", "nsp_ll", "quench"} <= set(results)
     assert (tmp_path / "cache" / "data" / "lm-eval-xling" / "nsp" / "README.md").is_file()
+
+
+def test_xparade_run_and_score_agree(tmp_path, embedded_model, local_data):
+    out = tmp_path / "out"
+    run_cli(
+        "lm_eval", "--model", "hf", "--model_args", f"pretrained={embedded_model}",
+        "--tasks", "xparade_es_en,xparade_en_zh", "--limit", "2", "--batch_size", "4", "--apply_chat_template",
+        "--gen_kwargs", "max_gen_toks=96", "--log_samples", "--output_path", str(out),
+    )  # fmt: skip
+    live = _results(out)
+    rescored = json.loads(run_cli("lm-eval-xling", "score", *map(str, out.rglob("samples_*.jsonl")), "--json").stdout)
+    for task in ("xparade_es_en", "xparade_en_zh"):
+        assert 0 <= live[task]["unmatched_span_rate,spans"] <= 1
+        for metric in ("new_f1,spans", "macro_f1,spans", "unmatched_span_rate,spans"):
+            assert rescored[task][metric] == pytest.approx(live[task][metric]), (task, metric)
