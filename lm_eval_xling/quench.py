@@ -187,8 +187,9 @@ class _QuenchTask(JudgedTask):
                 scorers[name] = partial(_jury_metric, name=name, scale=self.scale)
         for name, scorer in scorers.items():
             self._aggregation_list[name] = partial(_aggregate, scorer=scorer)
-            self._higher_is_better[name] = name not in ("jury_failures", "jury_unparsed")
-            if self.report_delta:
+            is_count = name in ("jury_failures", "jury_unparsed")
+            self._higher_is_better[name] = not is_count
+            if self.report_delta and not is_count:
                 self._aggregation_list[f"{name}_delta"] = partial(_delta, scorer=scorer)
                 self._higher_is_better[f"{name}_delta"] = False
 
