@@ -91,6 +91,14 @@ def _embedded_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def _xparade_baselines(args: argparse.Namespace) -> int:
+    from lm_eval_xling.xparade_baselines import markdown_table, run_baselines
+
+    results = run_baselines(args.split)
+    print(json.dumps(results.scores, indent=2) if args.json else markdown_table(results))
+    return 0
+
+
 def ensure_local_data(raw: Path) -> Path:
     """The local data root for the main job: LM_EVAL_XLING_DATA, else a cache built from `raw` once."""
     from lm_eval_xling.builders import build, builders
@@ -181,6 +189,15 @@ def parser() -> argparse.ArgumentParser:
     chain.add_argument("--output_path", type=Path, required=True)
     chain.add_argument("--judges", help="JSON list of judge models (see `score --judges`)")
     chain.set_defaults(func=_quench_chain, passes_through=True)
+
+    xparade = sub.add_parser(
+        "xparade-baselines",
+        help="X-PARADE new-information detection baselines: majority, word alignment, Human*",
+        description="Binary new-information P/R/F1 per direction; the alignment threshold is tuned on dev.",
+    )
+    xparade.add_argument("--split", choices=("dev", "test"), default="test")
+    xparade.add_argument("--json", action="store_true", help="print {baseline: {direction: P/R/F1}} as JSON")
+    xparade.set_defaults(func=_xparade_baselines)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)
