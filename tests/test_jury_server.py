@@ -92,7 +92,8 @@ def test_quench_judged_end_to_end_then_served_from_cache(tmp_path, server, tiny_
             for unit in marks:
                 assert set(unit) == {"judge_a", "judge_b", "tiny_hf", "self"}
                 assert "skipped" in unit["self"]  # a model never judges its own outputs
-                assert all("verdict" in r and ("reply" in r or "error" in r or "note" in r) for r in unit.values())
+                assert all(r.keys() & {"reply", "error", "note", "skipped"} for r in unit.values())
+                assert all("verdict" in r for r in unit.values())
 
     written = [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
     assert not any(planted.encode() in data for data in written)

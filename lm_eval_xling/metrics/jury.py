@@ -104,6 +104,20 @@ class VerdictCache:
         return self._db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
 
 
+class _StoreEachReply:
+    """lm-eval's cache hook: called by its models as each generation completes. Storing the reply then means a
+    failure later in the same batch loses nothing, and nothing already answered is asked again."""
+
+    def __init__(self, cache: VerdictCache, judge: Judge, keys_by_context: dict, replies: dict[str, str]):
+        self.cache, self.judge, self.keys, self.replies = cache, judge, keys_by_context, replies
+
+    def add_partial(self, attr: str, req: tuple, res: Any) -> None:
+        key = self.keys.get(req[0])
+        if attr == "generate_until" and key is not None and res is not None and key not in self.replies:
+            self.cache.put(key, self.judge, res)
+            self.replies[key] = res
+
+
 def default_cache_path() -> Path:
     from lm_eval_xling.embedded import cache_dir
 
@@ -132,42 +146,44 @@ class Jury:
             self._models[judge] = get_model(judge.model).create_from_arg_string(judge.model_args, extra)
         return self._models[judge]
 
-    def _ask(self, judge: Judge, prompts: list[str], max_tokens: int) -> list[str]:
+    def _ask(self, judge: Judge, items: list[tuple[str, str]], max_tokens: int, replies: dict[str, str]) -> None:
+        """Send (cache key, prompt) items to one judge; every reply is stored the moment lm-eval has it."""
         from lm_eval.api.instance import Instance
 
         lm = self._model(judge)
         gen_kwargs = {"until": [], "max_gen_toks": max_tokens, "do_sample": False, "temperature": 0.0}
-        requests = []
-        for i, prompt in enumerate(prompts):
+        keys_by_context, requests = {}, []
+        for i, (key, prompt) in enumerate(items):
             try:
                 context = lm.apply_chat_template([{"role": "user", "content": prompt}])
             except (NotImplementedError, ValueError):  # a base model without a chat template
                 context = prompt
+            keys_by_context[context] = key
             requests.append(Instance("generate_until", {}, (context, gen_kwargs), i))
+        lm.set_cache_hook(_StoreEachReply(self.cache, judge, keys_by_context, replies))
         self.calls += len(requests)
-        return lm.generate_until(requests)
+        for (key, _), answer in zip(items, lm.generate_until(requests), strict=True):
+            if answer is not None and key not in replies:
+                self.cache.put(key, judge, answer)
+                replies[key] = answer
 
-    def _judge_one(self, judge: Judge, prompts: list[str], keys: list[str], max_tokens: int) -> dict[str, str]:
-        """Replies for uncached prompts, chunk by chunk, falling back to one by one when a chunk fails."""
+    def _judge_one(self, judge: Judge, items: list[tuple[str, str]], max_tokens: int) -> dict[str, str]:
+        """Replies for uncached items, chunk by chunk; after a failed chunk, its unanswered items one by one."""
         replies: dict[str, str] = {}
         self._model(judge)  # a judge that cannot be built is a configuration error, not a judge failure
-        for start in range(0, len(prompts), _CHUNK):
-            chunk = list(zip(keys[start : start + _CHUNK], prompts[start : start + _CHUNK], strict=True))
+        for start in range(0, len(items), _CHUNK):
+            chunk = items[start : start + _CHUNK]
             try:
-                answers = self._ask(judge, [p for _, p in chunk], max_tokens)
-            except Exception as err:  # noqa: BLE001 - any judge failure: retry the chunk's items singly
+                self._ask(judge, chunk, max_tokens, replies)
+            except Exception as err:  # noqa: BLE001 - any judge failure: retry what is still unanswered
                 log.warning("judge %s failed on a chunk of %d (%s); retrying one by one", judge.name, len(chunk), err)
-                answers = []
-                for _, prompt in chunk:
+                for item in chunk:
+                    if item[0] in replies:
+                        continue
                     try:
-                        answers += self._ask(judge, [prompt], max_tokens)
+                        self._ask(judge, [item], max_tokens, replies)
                     except Exception as one_err:  # noqa: BLE001
                         log.warning("judge %s failed on an item: %s", judge.name, type(one_err).__name__)
-                        answers.append(None)
-            for (key, _), answer in zip(chunk, answers, strict=True):
-                if answer is not None:
-                    self.cache.put(key, judge, answer)
-                    replies[key] = answer
         return replies
 
     def judge(
@@ -190,7 +206,7 @@ class Jury:
             replies = self.cache.get(keys)
             todo = [(k, p) for k, p in zip(keys, unique, strict=True) if k not in replies]
             if todo:
-                replies |= self._judge_one(judge, [p for _, p in todo], [k for k, _ in todo], max_tokens)
+                replies |= self._judge_one(judge, todo, max_tokens)
             for prompt, key in zip(unique, keys, strict=True):
                 reply = replies.get(key)
                 records[prompt][judge.name] = (
