@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -23,6 +24,7 @@ def raw_root() -> Path:
     return Path(os.environ.get(RAW_ENV, "../shared/data")).expanduser()
 
 
+@cache  # `build` and `data build` look builders up repeatedly; load each script once per process
 def builders() -> dict[str, ModuleType]:
     """Every builder module, by dataset folder name (loaded by path: hub_datasets/ ships as data)."""
     found = {}

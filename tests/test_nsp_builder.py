@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 from collections import Counter
 
 import pyarrow.parquet as pq
 import pytest
 from conftest import RAW, needs_raw
 
-from lm_eval_xling.resources import hub_datasets_dir
+from lm_eval_xling.builders import builders
 
-
-def _builder():
-    spec = importlib.util.spec_from_file_location("nsp_build", hub_datasets_dir() / "nsp" / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build = _builder()
+build = builders()["nsp"]
 
 
 def _split(root, lang, split):
