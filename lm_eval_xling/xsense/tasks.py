@@ -1,0 +1,160 @@
+"""Hooks of the xsense task YAMLs: datasets, prompts, answer standardisation and scores.
+
+Each document carries the instruction it is asked with (`prefix`, `suffix`, `sentence_word`,
+`instruction_language`): the native one for the original tasks, the model's own translation in a translated run.
+So one task definition serves the original run and the T/I/X runs, whose documents come from a JSONL file named
+by `--metadata '{"docs": "<file>"}'` (written by `lm-eval-xling consistency run`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import datasets
+
+from lm_eval_xling.data import DatasetError, DatasetSpec, Field, load_dataset
+from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf
+from lm_eval_xling.schemas import PAWSX, XNLI
+from lm_eval_xling.xsense.answers import INVALID, standardize
+from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose, translation_prompt
+
+SPECS = {"pawsx": PAWSX, "xnli": XNLI}
+INSTRUCTION_FIELDS = {name: Field(str) for name in ("prefix", "suffix", "sentence_word", "instruction_language")}
+TRANSLATION_REQUEST = {
+    "key": Field(str),
+    "source_language": Field(str),
+    "target_language": Field(str),
+    "text": Field(str),
+    "reference": Field(str, nullable=True),  # the human version in the target language, for inputs
+}
+
+
+def with_instruction(record: dict[str, Any], instruction: Instruction, language: str) -> dict[str, Any]:
+    pieces = instruction.pieces()
+    return record | {
+        "prefix": pieces["prefix"],
+        "suffix": pieces["suffix"],
+        "sentence_word": pieces["sentence"],
+        "instruction_language": language,
+    }
+
+
+def read_docs(path: Path, fields: dict[str, Field]) -> list[dict[str, Any]]:
+    """Records of a JSONL docs file, checked against `fields`; errors name the file, line and field."""
+    spec = DatasetSpec(hub_id=str(path), subsets=(), splits=(), fields=fields)
+    records = []
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise DatasetError(f"{path}: line {number} is not JSON ({err})") from err
+            spec.check_record(record, "line", number)
+            records.append(record)
+    return records
+
+
+def load(family: str, subset: str, docs: str | None = None, **_: Any) -> datasets.DatasetDict:
+    """custom_dataset hook: one language of PAWS-X/XNLI with its native instruction, or a translated docs file."""
+    spec = SPECS[family]
+    if docs:
+        records = read_docs(Path(docs), dict(spec.fields) | INSTRUCTION_FIELDS)
+        return datasets.DatasetDict({"test": datasets.Dataset.from_list(records)})
+    test = load_dataset(spec, subset)["test"]
+    instruction = INSTRUCTIONS[family][subset]
+    return datasets.DatasetDict({"test": test.map(lambda r: with_instruction(r, instruction, subset))})
+
+
+def prompt(doc: dict[str, Any], family: str) -> str:
+    instruction = Instruction(doc["prefix"], doc["suffix"], doc["sentence_word"])
+    first, second = (doc[name] for name in INPUT_FIELDS[family])
+    return compose(instruction, first, second, doc["instruction_language"])
+
+
+def pawsx_prompt(doc: dict[str, Any]) -> str:
+    return prompt(doc, "pawsx")
+
+
+def xnli_prompt(doc: dict[str, Any]) -> str:
+    return prompt(doc, "xnli")
+
+
+def _answers(family: str, resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
+    out = []
+    for doc_resps, doc in zip(resps, docs, strict=True):
+        labels = (standardize(r, family, doc["instruction_language"]) for r in doc_resps)
+        out.append([INVALID if label is None else label for label in labels])
+    return out
+
+
+def pawsx_answers(resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
+    """Filter: each raw reply becomes the dataset label it stands for (1 paraphrase, 0 not) or INVALID."""
+    return _answers("pawsx", resps, docs)
+
+
+def xnli_answers(resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
+    """Filter: each raw reply becomes 0 entailment (A), 2 contradiction (B), 1 neutral (C) or INVALID."""
+    return _answers("xnli", resps, docs)
+
+
+def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
+    """accuracy (an invalid answer counts as wrong) and the invalid-answer rate."""
+    answer = results[0]
+    return {"acc": float(answer == doc["label"]), "invalid": float(answer == INVALID)}
+
+
+# --- the translation stage -----------------------------------------------------------------------------------
+
+
+def load_translation_requests(docs: str | None = None, **_: Any) -> datasets.DatasetDict:
+    """custom_dataset hook of xsense_translate: the texts to translate, from `--metadata '{"docs": ...}'`."""
+    if not docs:
+        raise ValueError('xsense_translate needs --metadata \'{"docs": "<requests .jsonl>"}\' (see consistency run)')
+    records = read_docs(Path(docs), TRANSLATION_REQUEST)
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(records)})
+
+
+def translation_request_prompt(doc: dict[str, Any]) -> str:
+    return translation_prompt(doc["text"], doc["source_language"], doc["target_language"])
+
+
+_QUOTES = {'"': '"', "'": "'", "“": "”", "„": "“", "‘": "’", "«": "»", "「": "」"}
+
+
+def clean_translation(text: str) -> str:
+    """The translation in a reply: its first non-empty line (every text sent is one line; models append notes
+    after it), without the quotes the prompt put around the text and models echo."""
+    text = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    for _ in range(2):
+        if len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
+            text = text[1:-1].strip()
+    return text
+
+
+def clean_translations(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
+    """Filter form of `clean_translation`."""
+    return [[clean_translation(r) for r in doc_resps] for doc_resps in resps]
+
+
+def translation_results(doc: dict[str, Any], results: list[str]) -> dict[str, tuple]:
+    item = (results[0], doc["reference"], doc["target_language"])
+    return {"bleu": item, "chrf": item}
+
+
+def _scored(items: list[tuple]) -> tuple[list[str], list[str], str]:
+    pairs = [(hyp, ref) for hyp, ref, _ in items if ref is not None]
+    language = items[0][2] if items else "en"
+    return [h for h, _ in pairs], [r for _, r in pairs], language
+
+
+def bleu(items: list[tuple]) -> float:
+    """Corpus BLEU of the translated inputs against the human versions (instruction pieces have none)."""
+    hyps, refs, language = _scored(items)
+    return corpus_bleu(hyps, refs, language) if hyps else float("nan")
+
+
+def chrf(items: list[tuple]) -> float:
+    hyps, refs, _ = _scored(items)
+    return corpus_chrf(hyps, refs) if hyps else float("nan")

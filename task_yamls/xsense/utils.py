@@ -1,0 +1,15 @@
+# Hooks for the xsense YAMLs; the code lives in the package (this file is loaded by path).
+from lm_eval_xling.xsense.tasks import (  # noqa: F401
+    bleu,
+    chrf,
+    clean_translations,
+    load,
+    load_translation_requests,
+    pawsx_answers,
+    pawsx_prompt,
+    process_results,
+    translation_request_prompt,
+    translation_results,
+    xnli_answers,
+    xnli_prompt,
+)
