@@ -4,8 +4,9 @@ Stages, each an `lm_eval` run of the model under test with `--log_samples` into 
 original (the task in the source language), rerun (the same again with other sampling seeds: the run-to-run
 baseline), translate (`xsense_translate` over the instruction pieces and input sentences), then T, I and X (the
 source-language task on documents composed from the translations). A stage whose sample log exists is not run
-again; within a stage, `--use_cache` keeps every finished request, so a killed stage restarts where it stopped.
-The report (`<output>/consistency.json`) compares each run with the original.
+again, so a killed run resumes at the stage it was in (that stage starts over: its requests are sampled, and
+lm-eval's request cache does not serve sampled requests). The report (`<output>/consistency.json`) compares
+each run with the original.
 """
 
 from __future__ import annotations
@@ -51,7 +52,6 @@ class Run:
         out.mkdir(parents=True, exist_ok=True)
         command = [sys.executable, "-m", "lm_eval", "--model", self.model, "--model_args", self.model_args]
         command += [*self.extra, "--tasks", task, "--log_samples", "--output_path", str(out)]
-        command += ["--use_cache", str(out / "requests")]
         if limited and self.limit is not None:
             command += ["--limit", str(self.limit)]
         if metadata:
