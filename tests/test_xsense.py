@@ -210,3 +210,15 @@ def test_consistency_run_all_stages_then_resume(tmp_path, tiny_model, local_data
                                   "--json").stdout)  # fmt: skip
     expected = {k: v for k, v in report["consistency"]["T"].items() if k != "ci"}
     assert compared == pytest.approx(expected, nan_ok=True)
+
+
+def test_rerun_changes_the_seed_that_samples():
+    """hf samples with torch's seed (`--seed`); API models send their own `seed` with every request."""
+    from lm_eval_xling.xsense.pipeline import Run
+
+    def rerun_args(model, args):
+        return Run(model, args, "pawsx", "en", "de", output=None).rerun_model_args()
+
+    assert rerun_args("hf", "pretrained=m") == "pretrained=m"
+    assert rerun_args("local-chat-completions", "model=m,base_url=u") == "model=m,base_url=u,seed=1235"
+    assert rerun_args("local-chat-completions", "model=m,seed=7") == "model=m,seed=7"  # the user's choice stands

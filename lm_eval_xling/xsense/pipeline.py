@@ -11,6 +11,7 @@ each run with the original.
 
 from __future__ import annotations
 
+import inspect
 import json
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from lm_eval_xling.xsense.consistency import answers, consistency
 from lm_eval_xling.xsense.tasks import SPECS
 
 RERUN_SEEDS = "1,1235,1235,1234"  # lm_eval --seed: python, numpy, torch, few-shot (default 0,1234,1234,1234)
+RERUN_MODEL_SEED = 1235  # for models that seed their own sampling (API and vLLM models; their default is 1234)
 REPORT = "consistency.json"
 
 
@@ -43,21 +45,38 @@ class Run:
     def task(self) -> str:
         return f"xsense_{self.family}_{self.source}"
 
-    def stage(self, name: str, task: str, metadata: dict | None = None, limited: bool = False, seed: str = "") -> Path:
+    def rerun_model_args(self) -> str:
+        """model_args for the rerun: with another sampling seed where the model class takes one (API models send
+        it with every request, so `--seed` alone would replay the original run)."""
+        from lm_eval.api.registry import get_model
+
+        takes_seed = any(
+            "seed" in inspect.signature(cls.__init__).parameters
+            for cls in get_model(self.model).__mro__
+            if "__init__" in vars(cls)
+        )
+        if not takes_seed or "seed=" in self.model_args:
+            return self.model_args
+        return ",".join(filter(None, (self.model_args, f"seed={RERUN_MODEL_SEED}")))
+
+    def stage(
+        self, name: str, task: str, metadata: dict | None = None, limited: bool = False, rerun: bool = False
+    ) -> Path:
         """Run one stage unless its sample log exists; return the log."""
         out = self.output / name
         if (done := latest_samples(out, task)) is not None:
             print(f"consistency: stage {name} done already ({done}); skipped", flush=True)
             return done
         out.mkdir(parents=True, exist_ok=True)
-        command = [sys.executable, "-m", "lm_eval", "--model", self.model, "--model_args", self.model_args]
+        model_args = self.rerun_model_args() if rerun else self.model_args
+        command = [sys.executable, "-m", "lm_eval", "--model", self.model, "--model_args", model_args]
         command += [*self.extra, "--tasks", task, "--log_samples", "--output_path", str(out)]
         if limited and self.limit is not None:
             command += ["--limit", str(self.limit)]
         if metadata:
             command += ["--metadata", json.dumps(metadata)]
-        if seed:
-            command += ["--seed", seed]
+        if rerun:
+            command += ["--seed", RERUN_SEEDS]
         print(f"consistency: stage {name}: {' '.join(command)}", flush=True)
         subprocess.run(command, check=True)
         log = latest_samples(out, task)
@@ -75,7 +94,7 @@ def references(family: str, language: str, doc_ids: list[int]) -> list[dict] | N
 def run(plan: Run) -> dict[str, Any]:
     translation.check_direction(plan.source, plan.target)
     original = plan.stage("original", plan.task, limited=True)
-    rerun = plan.stage("rerun", plan.task, limited=True, seed=RERUN_SEEDS)
+    rerun = plan.stage("rerun", plan.task, limited=True, rerun=True)
     docs = {doc_id: sample["doc"] for doc_id, sample in read_samples(original).items()}
     refs = references(plan.family, plan.target, list(docs))
     requests = translation.requests(plan.family, docs, plan.source, plan.target, refs)
