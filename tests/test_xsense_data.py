@@ -169,8 +169,8 @@ def test_missing_source_is_skipped_and_missing_language_file_is_an_error(tmp_pat
         "--only", "pawsx", "xnli", check=False,
     )  # fmt: skip
     assert skipped.returncode == 1
-    assert "skipped pawsx: PAWS-X raw data not found" in skipped.stdout
-    assert "skipped xnli: XNLI raw data not found" in skipped.stdout
+    assert "skipped pawsx: google-research-datasets/paws-x raw data not found" in skipped.stdout
+    assert "skipped xnli: facebook/xnli raw data not found" in skipped.stdout
 
     raw = _copy(synthetic_raw, tmp_path, "xnli")
     (raw / "xnli" / "test-de.jsonl").unlink()
