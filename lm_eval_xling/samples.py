@@ -124,7 +124,7 @@ def _logged(path: Path, task: str | None) -> tuple[str, dict[int, dict[str, Any]
     """(task name, samples by doc_id, sorted doc_ids) of a samples file."""
     task = task or task_name_from_path(path)
     if task is None:
-        raise SamplesError(f"{path}: cannot tell the task from the file name; pass the task name")
+        raise SamplesError(f"{path}: cannot tell the task from the file name; pass --task NAME (compare: --task-a)")
     samples = read_samples(path)
     return task, samples, sorted(samples)
 
