@@ -106,7 +106,7 @@ class ReplayLM(LM):
     generate_until = loglikelihood = loglikelihood_rolling = _replay
 
 
-_HARNESS_METADATA = {"version", "config_source", "model_args"}  # what lm-eval adds to a task's metadata itself
+_HARNESS_METADATA = {"version", "config_source"}  # set per task by its YAML and by lm-eval; not run arguments
 
 
 def run_metadata(path: Path, task: str) -> dict[str, Any]:
