@@ -222,3 +222,13 @@ def test_rerun_changes_the_seed_that_samples():
     assert rerun_args("hf", "pretrained=m") == "pretrained=m"
     assert rerun_args("local-chat-completions", "model=m,base_url=u") == "model=m,base_url=u,seed=1235"
     assert rerun_args("local-chat-completions", "model=m,seed=7") == "model=m,seed=7"  # the user's choice stands
+
+
+def test_translated_xnli_task_is_recomposed_in_the_target_layout(local_data):
+    docs = {0: load("xnli", "en")["test"][0]}
+    reqs = translation.requests("xnli", docs, "en", "zh", references=None)
+    translations = {r["key"]: f"«{r['text'][:12]}»" for r in reqs}
+    t = translation.conditions("xnli", docs, translations, "zh")["T"][0]
+    p, s, w = (translations[f"instruction/{k}"] for k in ("prefix", "suffix", "sentence"))
+    first, second = translations["0/premise"], translations["0/hypothesis"]
+    assert xnli_prompt(t) == f'{p}{w}1: "{first}" {w}2: "{second}" {s}'  # Chinese layout: no spaces
