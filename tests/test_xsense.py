@@ -232,3 +232,12 @@ def test_translated_xnli_task_is_recomposed_in_the_target_layout(local_data):
     p, s, w = (translations[f"instruction/{k}"] for k in ("prefix", "suffix", "sentence"))
     first, second = translations["0/premise"], translations["0/hypothesis"]
     assert xnli_prompt(t) == f'{p}{w}1: "{first}" {w}2: "{second}" {s}'  # Chinese layout: no spaces
+
+
+def test_a_translated_suffix_that_quotes_other_answer_words_accepts_them():
+    from lm_eval_xling.xsense.tasks import pawsx_answers
+
+    native = {"instruction_language": "de", "suffix": 'Bitte antworte mit "ja" oder "nein".'}
+    kept = {"instruction_language": "de", "suffix": 'Bitte antworten Sie mit "yes" oder "No".'}
+    replies = [["Yes.", "Nein.", "no"]] * 2
+    assert pawsx_answers(replies, [native, kept]) == [["[invalid]", 0, "[invalid]"], [1, 0, 0]]

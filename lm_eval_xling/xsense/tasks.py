@@ -9,6 +9,7 @@ by `--metadata '{"docs": "<file>"}'` (written by `lm-eval-xling consistency run`
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import datasets
 from lm_eval_xling.data import DatasetError, DatasetSpec, Field, load_dataset
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf
 from lm_eval_xling.schemas import PAWSX, XNLI
-from lm_eval_xling.xsense.answers import INVALID, standardize
+from lm_eval_xling.xsense.answers import INVALID, LABEL_WORDS, standardize
 from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose, translation_prompt
 
 SPECS = {"pawsx": PAWSX, "xnli": XNLI}
@@ -81,11 +82,29 @@ def xnli_prompt(doc: dict[str, Any]) -> str:
     return prompt(doc, "xnli")
 
 
+def answer_languages(doc: dict[str, Any], family: str) -> list[str]:
+    """The languages whose answer words a reply may use: the instruction's, then any other whose words its suffix
+    quotes. The template answer is what the instruction asks for, and a model-translated suffix may keep the
+    source words ('Bitte antworten Sie mit "yes" oder "no".'), as some of the paper's translations did."""
+    first = doc["instruction_language"]
+    suffix = doc["suffix"].casefold()
+    quoted = [
+        language
+        for language, words in LABEL_WORDS[family].items()
+        if language != first and any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", suffix) for word in words)
+    ]
+    return [first, *quoted]
+
+
+def _label(reply: str, family: str, languages: list[str]) -> int | str:
+    return next((label for lang in languages if (label := standardize(reply, family, lang)) is not None), INVALID)
+
+
 def _answers(family: str, resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
     out = []
     for doc_resps, doc in zip(resps, docs, strict=True):
-        labels = (standardize(r, family, doc["instruction_language"]) for r in doc_resps)
-        out.append([INVALID if label is None else label for label in labels])
+        languages = answer_languages(doc, family)
+        out.append([_label(r, family, languages) for r in doc_resps])
     return out
 
 
