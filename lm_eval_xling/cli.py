@@ -120,6 +120,21 @@ def _consistency_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ynq_lengths(args: argparse.Namespace) -> int:
+    from lm_eval_xling.samples import read_samples, task_name_from_path
+    from lm_eval_xling.ynq import length_report, length_table
+
+    samples = {}
+    for path in args.samples:
+        task = task_name_from_path(path) or ""
+        if task not in ("ynq_english", "ynq_yoruba"):
+            sys.exit(f"{path}: not a ynq_english or ynq_yoruba sample log")
+        samples[task.removeprefix("ynq_")] = list(read_samples(path).values())
+    report = length_report(samples, args.buckets)
+    print(json.dumps(report, indent=2) if args.json else length_table(report))
+    return 0
+
+
 def _embedded_model(args: argparse.Namespace) -> int:
     from lm_eval_xling.embedded import model_dir
 
@@ -266,6 +281,14 @@ def parser() -> argparse.ArgumentParser:
     ctable = consistency.add_parser("table", help="the paper's table (task x direction by T, I, X) of finished runs")
     ctable.add_argument("runs", nargs="+", type=Path, help="--output_path folders of `consistency run`")
     ctable.set_defaults(func=_consistency_table)
+
+    lengths = sub.add_parser("ynq-lengths", help="Y-NQ ROUGE by document-length bucket and on comparable-length pairs")
+    lengths.add_argument(
+        "samples", nargs="+", type=Path, help="samples_ynq_english_*.jsonl and/or samples_ynq_yoruba_*"
+    )
+    lengths.add_argument("--buckets", type=int, default=4, help="equal-size buckets per language")
+    lengths.add_argument("--json", action="store_true")
+    lengths.set_defaults(func=_ynq_lengths)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)

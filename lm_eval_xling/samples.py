@@ -109,15 +109,14 @@ class ReplayLM(LM):
 _HARNESS_METADATA = {"version", "config_source"}  # set per task by its YAML and by lm-eval; not run arguments
 
 
-def run_metadata(path: Path, task: str) -> dict[str, Any]:
-    """The `--metadata` a logged run was made with (e.g. a translated docs file), from the results file lm-eval
-    wrote beside the samples file; {} when that file is absent."""
+def run_config(path: Path, task: str) -> dict[str, Any]:
+    """The task's config as the logged run used it, from the results file lm-eval wrote beside the samples file
+    (same timestamp); {} when that file is absent."""
     stamp = path.stem.rsplit("_", 1)[-1]
     results = path.with_name(f"results_{stamp}.json")
     if not results.is_file():
         return {}
-    meta = json.loads(results.read_text(encoding="utf-8")).get("configs", {}).get(task, {}).get("metadata", {})
-    return {k: v for k, v in meta.items() if k not in _HARNESS_METADATA}
+    return json.loads(results.read_text(encoding="utf-8")).get("configs", {}).get(task, {})
 
 
 def _logged(path: Path, task: str | None) -> tuple[str, dict[int, dict[str, Any]], list[int]]:
@@ -134,12 +133,17 @@ def score_samples(
 ) -> dict[str, Any]:
     """Re-score one samples file; return lm-eval's results dict (with "results", "versions", ...).
 
-    The task is built with the run's own `--metadata` (see `run_metadata`), updated with `metadata`."""
+    The task is built as the run used it: with the run's `--metadata` (e.g. a translated docs file), updated with
+    `metadata`, and its generation settings (`--gen_kwargs`), both read by `run_config`."""
     from lm_eval.evaluator import evaluate
     from lm_eval.tasks import TaskManager
 
     task, samples, doc_ids = _logged(path, task)
-    task_dict = TaskManager(metadata=run_metadata(path, task) | (metadata or {}) or None).load([task])
+    config = run_config(path, task)
+    run_meta = {k: v for k, v in config.get("metadata", {}).items() if k not in _HARNESS_METADATA}
+    task_dict = TaskManager(metadata=run_meta | (metadata or {}) or None).load([task])
+    if config.get("generation_kwargs"):
+        task_dict["tasks"][task].set_config(key="generation_kwargs", value=config["generation_kwargs"])
     prefix = doc_ids == list(range(len(doc_ids)))
     results = evaluate(
         lm=ReplayLM(samples, doc_ids, path),

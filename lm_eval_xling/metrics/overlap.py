@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -42,7 +43,8 @@ def corpus_chrf(predictions: Sequence[str], references: Sequence[str]) -> float:
 class SacrebleuTokenizer:
     """A rouge_score tokenizer built on sacrebleu's: rouge_score's own drops every non-ASCII letter, which would
     erase German umlauts and all of Chinese. Chinese is split into characters (sacrebleu "zh"), other languages
-    into Unicode words and punctuation (sacrebleu "intl")."""
+    into Unicode words and punctuation (sacrebleu "intl"), after NFC normalisation so that a letter with tone marks
+    is one form however it was typed (Yoruba "ọ̀" precomposed or combining)."""
 
     def __init__(self, language: str | None):
         from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
@@ -51,7 +53,7 @@ class SacrebleuTokenizer:
         self._tokenize = TokenizerZh() if language == "zh" else TokenizerV14International()
 
     def tokenize(self, text: str) -> list[str]:
-        return self._tokenize(text.lower()).split()
+        return self._tokenize(unicodedata.normalize("NFC", text).lower()).split()
 
 
 def rouge(predictions: Sequence[str], references: Sequence[str], language: str | None = None) -> dict[str, float]:
