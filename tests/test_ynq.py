@@ -112,3 +112,19 @@ def test_end_to_end_records_truncation_and_score_reproduces(tmp_path, tiny_model
     assert results["ynq_english"]["truncated,none"] >= 0.5  # the 9000-, 3000- and 1200-word documents
     lengths = run_cli("lm-eval-xling", "ynq-lengths", *map(str, out.rglob("samples_ynq_*.jsonl")), "--buckets", "2")
     assert "| english | 60-400 | 3 |" in lengths.stdout and "comparable pairs (ratio <= 2) | 2 |" in lengths.stdout
+
+
+def test_without_local_data_the_csv_comes_from_the_hub(tmp_path, monkeypatch):
+    import huggingface_hub
+
+    calls = []
+    csv_file = write_ynq_csv(tmp_path / "hub" / "Yoruba_NQ.csv", ynq_rows())
+
+    def download(repo_id, filename, repo_type):
+        calls.append((repo_id, filename, repo_type))
+        return str(csv_file)
+
+    monkeypatch.delenv("LM_EVAL_XLING_DATA", raising=False)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    assert len(load("yoruba")["test"]) == len(YNQ_LENGTHS)
+    assert calls == [("facebook/Y-NQ", "Yoruba_NQ.csv", "dataset")]
