@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-LANGUAGES = ("en", "de", "zh")
-LANGUAGE_NAMES = {"en": "English", "de": "German", "zh": "Chinese"}
-
 
 @dataclass(frozen=True)
 class Instruction:
