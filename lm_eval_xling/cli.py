@@ -120,6 +120,25 @@ def _consistency_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    from lm_eval_xling.checkpoints import compare_runs, forest_plot, markdown_table
+    from lm_eval_xling.samples import SamplesError
+
+    try:
+        comparison = compare_runs(args.a, args.b, iters=args.iters, seed=args.seed)
+    except SamplesError as err:
+        sys.exit(f"compare: {err}")
+    if args.json:
+        print(json.dumps(comparison.as_dict(), indent=2))
+        for note in comparison.notes():
+            print(note, file=sys.stderr)
+    else:
+        print(markdown_table(comparison))
+    if args.plot:
+        print(f"forest plot: {forest_plot(comparison, args.plot)}", file=sys.stderr)
+    return 0
+
+
 def _ynq_lengths(args: argparse.Namespace) -> int:
     from lm_eval_xling.samples import read_samples, task_name_from_path
     from lm_eval_xling.ynq import length_report, length_table
@@ -132,6 +151,19 @@ def _ynq_lengths(args: argparse.Namespace) -> int:
         samples[task.removeprefix("ynq_")] = list(read_samples(path).values())
     report = length_report(samples, args.buckets)
     print(json.dumps(report, indent=2) if args.json else length_table(report))
+    return 0
+
+
+def _submit(args: argparse.Namespace) -> int:
+    from lm_eval_xling.leaderboard import LeaderboardError, write_submission
+
+    try:
+        out, _, notes = write_submission(args.results_dir, args.out)
+    except LeaderboardError as err:
+        sys.exit(f"submit: {err}")
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    print(out)
     return 0
 
 
@@ -282,6 +314,20 @@ def parser() -> argparse.ArgumentParser:
     ctable.add_argument("runs", nargs="+", type=Path, help="--output_path folders of `consistency run`")
     ctable.set_defaults(func=_consistency_table)
 
+    compare = sub.add_parser(
+        "compare",
+        help="two checkpoints' lm-eval runs (--log_samples folders) per task and metric, with a paired bootstrap",
+        description="Per-document metrics of the tasks both folders hold, paired by doc_id (doc_hash checked): "
+        "means, B - A, its 95% paired-bootstrap interval, p and significance.",
+    )
+    compare.add_argument("a", type=Path, help="run A's lm_eval --output_path folder")
+    compare.add_argument("b", type=Path, help="run B's folder (the difference is B - A)")
+    compare.add_argument("--json", action="store_true", help='print {task: {metric: {"a", "b", "diff", "ci", ...}}}')
+    compare.add_argument("--plot", type=Path, metavar="FILE.png", help="write a forest plot of B - A")
+    compare.add_argument("--iters", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    compare.add_argument("--seed", type=int, default=0, help="seed of numpy's default_rng")
+    compare.set_defaults(func=_compare)
+
     lengths = sub.add_parser("ynq-lengths", help="Y-NQ ROUGE by document-length bucket and on comparable-length pairs")
     lengths.add_argument(
         "samples", nargs="+", type=Path, help="samples_ynq_english_*.jsonl and/or samples_ynq_yoruba_*"
@@ -289,6 +335,15 @@ def parser() -> argparse.ArgumentParser:
     lengths.add_argument("--buckets", type=int, default=4, help="equal-size buckets per language")
     lengths.add_argument("--json", action="store_true")
     lengths.set_defaults(func=_ynq_lengths)
+
+    submit = sub.add_parser(
+        "submit",
+        help="one leaderboard results JSON (HF leaderboard template layout) from an lm_eval --log_samples folder",
+        description="Refuses results with missing tasks or samples files, or made with another task version.",
+    )
+    submit.add_argument("results_dir", type=Path, help="lm_eval's --output_path folder, or its <model> subfolder")
+    submit.add_argument("--out", type=Path, help="default: RESULTS_DIR/leaderboard.json")
+    submit.set_defaults(func=_submit)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)
