@@ -82,8 +82,20 @@ class VerdictCache:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._enable_wal()
         self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, judge TEXT, reply TEXT, at REAL)")
+
+    def _enable_wal(self, tries: int = 200) -> None:
+        """Switch to WAL, retrying: the switch needs the file to itself and, unlike other statements, does not wait
+        on the busy timeout, so it fails at once while another process is creating or switching the same cache."""
+        for attempt in range(tries):
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError:
+                if attempt == tries - 1:
+                    raise
+                time.sleep(0.05)
 
     @staticmethod
     def key(judge: Judge, prompt: str) -> str:
