@@ -169,6 +169,19 @@ def _ynq_lengths(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from lm_eval_xling.report import ReportError, write_report
+    from lm_eval_xling.samples import SamplesError
+
+    try:
+        paths = write_report(args.results_dirs, args.out or args.results_dirs[0], args.iters)
+    except (ReportError, SamplesError) as err:
+        sys.exit(f"report: {err}")
+    for path in paths:
+        print(path)
+    return 0
+
+
 def _submit(args: argparse.Namespace) -> int:
     from lm_eval_xling.leaderboard import LeaderboardError, write_submission
 
@@ -419,6 +432,18 @@ def parser() -> argparse.ArgumentParser:
     features.add_argument("--limit", type=int, help="the first N questions of each split")
     features.add_argument("--out", type=Path, help="features root, default $LM_EVAL_XLING_DATA/lm-eval-xling/nsp")
     features.set_defaults(func=_nsp_features)
+
+    report = sub.add_parser(
+        "report",
+        help="cross-lingual gap report (report.md + self-contained report.html) from lm_eval --log_samples folders",
+        description="Per-family tables and high- vs low-resource deltas with 95% bootstrap CIs, invalid-answer rates.",
+    )
+    report.add_argument(
+        "results_dirs", nargs="+", type=Path, metavar="RESULTS_DIR", help="lm_eval --output_path folder"
+    )
+    report.add_argument("--out", type=Path, help="output folder (default: the first RESULTS_DIR)")
+    report.add_argument("--iters", type=int, default=2000, help="bootstrap resamples")
+    report.set_defaults(func=_report)
 
     embedded = sub.add_parser("embedded-model", help="print the embedded model's folder (converted once)")
     embedded.set_defaults(func=_embedded_model)

@@ -1,0 +1,114 @@
+"""The cross-lingual gap report on synthetic lm-eval results folders (two models, NSP English/Hausa, Y-NQ)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lm_eval_xling.cli import main
+from lm_eval_xling.report import write_report
+
+DATE = "2025-01-01T00-00-00.000000"
+N = 20
+# (model, task) -> number of correct answers out of N
+CORRECT = {
+    ("model-a", "nsp_english"): 16,
+    ("model-a", "nsp_hausa"): 10,
+    ("model-a", "ynq_english"): 14,
+    ("model-a", "ynq_yoruba"): 8,
+    ("model-b", "nsp_english"): 18,
+    ("model-b", "nsp_hausa"): 6,
+    ("model-b", "ynq_english"): 12,
+    ("model-b", "ynq_yoruba"): 11,
+}
+
+
+def _write_model(root: Path, model: str) -> None:
+    folder = root / model
+    folder.mkdir(parents=True)
+    tasks = sorted(t for m, t in CORRECT if m == model)
+    results, configs = {}, {}
+    for task in tasks:
+        correct = CORRECT[(model, task)]
+        metrics = ["acc", "invalid"] if task.startswith("nsp") else ["acc"]
+        lines = []
+        for i in range(N):
+            sample = {"doc_id": i, "doc": {"id": i}, "filter": "none", "metrics": metrics, "acc": int(i < correct)}
+            if "invalid" in metrics:
+                sample["invalid"] = int(i == N - 1)
+            lines.append(json.dumps(sample))
+        (folder / f"samples_{task}_{DATE}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        results[task] = {"alias": task, "acc,none": correct / N, "acc_stderr,none": 0.1}
+        if "invalid" in metrics:
+            results[task]["invalid,none"] = 1 / N
+        configs[task] = {"task": task, "metric_list": [{"metric": m, "aggregation": "mean"} for m in metrics]}
+    data = {"results": results, "configs": configs, "model_name": model}
+    (folder / f"results_{DATE}.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("runs")
+    for model in ("model-a", "model-b"):
+        _write_model(root, model)
+    return write_report([root], root / "report", iters=200)
+
+
+HEADINGS = ("Cross-lingual gap report", "NSP", "Y-NQ", "High- vs low-resource deltas", "Invalid answers")
+
+
+def test_markdown(report: tuple[Path, Path]) -> None:
+    md = report[0].read_text(encoding="utf-8")
+    assert md.startswith("# Cross-lingual gap report")
+    for heading in HEADINGS[1:]:
+        assert f"\n## {heading}\n" in md
+    for (model, task), correct in CORRECT.items():
+        assert re.search(rf"\| {model} \| {task} \| acc \| {correct / N:.4f} \|", md), (model, task)
+    for model in ("model-a", "model-b"):
+        planted = CORRECT[(model, "nsp_english")] / N - CORRECT[(model, "nsp_hausa")] / N
+        row = re.search(
+            rf"\| {model} \| English vs Hausa \| nsp_english \| nsp_hausa \| acc \| (\S+) \| \[(\S+), (\S+)\] \|", md
+        )
+        assert row and float(row[1]) == pytest.approx(planted, abs=1e-4)
+        assert float(row[2]) <= float(row[1]) <= float(row[3])
+    assert re.search(r"\| model-a \| English vs Yoruba \| ynq_english \| ynq_yoruba \| acc \| 0\.3000 \|", md)
+    invalid = md.split("## Invalid answers", 1)[1]
+    assert "| model-a | nsp_hausa | invalid | 0.0500 |" in invalid
+
+
+def test_html_has_headings_and_png(report: tuple[Path, Path]) -> None:
+    page = report[1].read_text(encoding="utf-8")
+    for heading in HEADINGS:
+        assert heading in page
+    images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
+    assert len(images) >= 2
+    assert base64.b64decode(images[0]).startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write_model(tmp_path / "runs", "model-a")
+    assert main(["report", str(tmp_path / "runs"), "--out", str(tmp_path / "out"), "--iters", "50"]) == 0
+    assert (tmp_path / "out" / "report.md").is_file() and (tmp_path / "out" / "report.html").is_file()
+    assert "report.html" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not on PATH: headless rendering not checked")
+def test_html_renders_in_chromium(report: tuple[Path, Path], tmp_path: Path) -> None:
+    shot = tmp_path / "out.png"
+    command = [
+        "chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--screenshot={shot}",
+        "--window-size=1200,2000", report[1].resolve().as_uri(),
+    ]  # fmt: skip
+    subprocess.run(command, check=False, capture_output=True, timeout=120, cwd=tmp_path)
+    assert shot.is_file(), "chromium wrote no screenshot"
+    assert shot.stat().st_size > 10_000
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(shot)
+    assert pixels.reshape(-1, pixels.shape[-1]).std(axis=0).max() > 0.01, "the screenshot is one flat colour"
