@@ -8,8 +8,9 @@ writes and the Hub repository holds.
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,19 @@ class DatasetSpec:
     def check_records(self, records: Iterable[Mapping[str, Any]], where: str) -> None:
         for index, record in enumerate(records):
             self.check_record(record, where, index)
+
+
+def jsonl_lines(path: Path, error: type[Exception] = DatasetError) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed value) for every non-blank line of a JSONL file; a line that is not JSON raises `error`
+    naming the file and the line."""
+    with path.open(encoding="utf-8") as f:
+        for line_no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                yield line_no, json.loads(line)
+            except json.JSONDecodeError as err:
+                raise error(f"{path}:{line_no}: not a JSON line ({err})") from err
 
 
 def local_root() -> Path | None:

@@ -18,7 +18,6 @@ its intervals and p-values are Wald approximations from the penalised Hessian.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import warnings
@@ -28,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from lm_eval_xling.data import jsonl_lines
 from lm_eval_xling.samples import SamplesError, read_samples, task_name_from_path
 
 FACTORS = (
@@ -78,22 +78,15 @@ def read_features(paths: list[Path]) -> dict[str, dict[str, Any]]:
     """Feature rows by question id from `nsp-features` JSONL files."""
     rows: dict[str, dict[str, Any]] = {}
     for path in paths:
-        with path.open(encoding="utf-8") as f:
-            for line_no, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise FactorsError(f"{path}:{line_no}: not a JSON line ({err})") from err
-                for key in ("id", "label", *FACTORS):
-                    if key not in row:
-                        raise FactorsError(f"{path}:{line_no}: field {key!r} is missing (expected nsp-features rows)")
-                    if key in FACTORS and not isinstance(row[key], (int, float)):
-                        raise FactorsError(f"{path}:{line_no}: field {key!r} is {row[key]!r}; expected a number")
-                if row["label"] not in ("A", "B"):
-                    raise FactorsError(f"{path}:{line_no}: field 'label' is {row['label']!r}; expected 'A' or 'B'")
-                rows[str(row["id"])] = row
+        for line_no, row in jsonl_lines(path, FactorsError):
+            for key in ("id", "label", *FACTORS):
+                if key not in row:
+                    raise FactorsError(f"{path}:{line_no}: field {key!r} is missing (expected nsp-features rows)")
+                if key in FACTORS and not isinstance(row[key], (int, float)):
+                    raise FactorsError(f"{path}:{line_no}: field {key!r} is {row[key]!r}; expected a number")
+            if row["label"] not in ("A", "B"):
+                raise FactorsError(f"{path}:{line_no}: field 'label' is {row['label']!r}; expected 'A' or 'B'")
+            rows[str(row["id"])] = row
     return rows
 
 

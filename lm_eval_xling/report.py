@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from lm_eval_xling.data import jsonl_lines
 from lm_eval_xling.samples import SamplesError, task_name_from_path
 
 FAMILIES = ("nsp", "xsense", "ynq", "quench", "xparade")
@@ -81,21 +82,14 @@ def _is_mean_metric(metric: str, config: dict[str, Any]) -> bool:
 def _read_per_doc(path: Path, config: dict[str, Any]) -> dict[str, np.ndarray]:
     """{"metric,filter": per-document values} of the numeric mean metrics logged in a samples file."""
     values: dict[str, dict[int, float]] = {}
-    with path.open(encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                sample = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise SamplesError(f"{path}:{line_no}: not a JSON line ({err})") from err
-            if "doc_id" not in sample:
-                raise SamplesError(f"{path}:{line_no}: field 'doc_id' is missing")
-            for metric in sample.get("metrics", []):
-                number = _number(sample.get(metric))
-                if number is not None and _is_mean_metric(metric, config):
-                    key = f"{metric},{sample.get('filter', 'none')}"
-                    values.setdefault(key, {})[sample["doc_id"]] = number
+    for line_no, sample in jsonl_lines(path, SamplesError):
+        if "doc_id" not in sample:
+            raise SamplesError(f"{path}:{line_no}: field 'doc_id' is missing")
+        for metric in sample.get("metrics", []):
+            number = _number(sample.get(metric))
+            if number is not None and _is_mean_metric(metric, config):
+                key = f"{metric},{sample.get('filter', 'none')}"
+                values.setdefault(key, {})[sample["doc_id"]] = number
     return {key: np.array([v[d] for d in sorted(v)]) for key, v in values.items()}
 
 

@@ -17,6 +17,8 @@ import datasets
 from lm_eval.api.model import LM
 from lm_eval.utils import handle_non_serializable, hash_string
 
+from lm_eval_xling.data import jsonl_lines
+
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_\d{4}-\d{2}-\d{2}T[\d\-.]+$")
 
 
@@ -39,18 +41,11 @@ def latest_samples(output_path: Path, task: str) -> Path | None:
 def read_samples(path: Path) -> dict[int, dict[str, Any]]:
     """One logged sample per doc_id (lm-eval writes a line per doc and filter; the resps are the same)."""
     by_doc: dict[int, dict[str, Any]] = {}
-    with path.open(encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                sample = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise SamplesError(f"{path}:{line_no}: not a JSON line ({err})") from err
-            for key in ("doc_id", "doc", "resps"):
-                if key not in sample:
-                    raise SamplesError(f"{path}:{line_no}: field {key!r} is missing")
-            by_doc.setdefault(sample["doc_id"], sample)
+    for line_no, sample in jsonl_lines(path, SamplesError):
+        for key in ("doc_id", "doc", "resps"):
+            if key not in sample:
+                raise SamplesError(f"{path}:{line_no}: field {key!r} is missing")
+        by_doc.setdefault(sample["doc_id"], sample)
     if not by_doc:
         raise SamplesError(f"{path}: no samples")
     return by_doc

@@ -8,14 +8,13 @@ by `--metadata '{"docs": "<file>"}'` (written by `lm-eval-xling consistency run`
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import datasets
 
-from lm_eval_xling.data import DatasetError, DatasetSpec, Field, load_dataset
+from lm_eval_xling.data import DatasetSpec, Field, jsonl_lines, load_dataset
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf
 from lm_eval_xling.schemas import PAWSX, XNLI
 from lm_eval_xling.xsense.answers import INVALID, LABEL_WORDS, standardize
@@ -46,14 +45,9 @@ def read_docs(path: Path, fields: dict[str, Field]) -> list[dict[str, Any]]:
     """Records of a JSONL docs file, checked against `fields`; errors name the file, line and field."""
     spec = DatasetSpec(hub_id=str(path), subsets=(), splits=(), fields=fields)
     records = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise DatasetError(f"{path}: line {number} is not JSON ({err})") from err
-            spec.check_record(record, "line", number)
-            records.append(record)
+    for number, record in jsonl_lines(path):
+        spec.check_record(record, "line", number)
+        records.append(record)
     return records
 
 
