@@ -203,14 +203,9 @@ def _nsp_features(args: argparse.Namespace) -> int:
     root = args.out or (local_root() / NSP.hub_id if local_root() else None)
     if root is None:
         sys.exit(f"nsp-features: set {DATA_ENV} (features go next to the dataset) or pass --out DIR")
-    try:
-        lm_paths = nf.parse_lm_settings(args.lm or [], args.subset)
-    except ValueError as err:
-        sys.exit(f"nsp-features: {err}")
-    if not args.lm:
-        from lm_eval_xling.embedded import model_dir
+    from lm_eval_xling.embedded import model_dir
 
-        lm_paths = dict.fromkeys(args.subset, str(model_dir()))
+    lm_paths = nf.parse_lm_settings(args.lm or [], args.subset, lambda: str(model_dir()))
     models: dict = {}  # path -> CausalLM, loaded once however many languages share it
     for subset in args.subset:
         rows = load_dataset(NSP, subset)[args.split]
@@ -426,7 +421,8 @@ def parser() -> argparse.ArgumentParser:
     )
     features.add_argument("--subset", nargs="+", choices=("en", "sw", "ha"), default=["en", "sw", "ha"])
     features.add_argument("--split", choices=("test", "test_1k"), default="test")
-    features.add_argument("--lm", action="append", metavar="[LANG=]PATH", help="causal LM (default: the embedded one)")
+    lm_help = "causal LM for every language, or LANG=PATH for one (repeatable; default: the embedded one)"
+    features.add_argument("--lm", action="append", metavar="[LANG=]PATH", help=lm_help)
     features.add_argument("--embedder", default=PAPER_EMBEDDER, help="sentence-transformers model, or `use`")
     features.add_argument("--batch-size", type=int, default=16, help="questions per forward pass (2 sequences each)")
     features.add_argument("--limit", type=int, help="the first N questions of each split")

@@ -198,18 +198,15 @@ def write_features(
     return len(pending), len(rows) - len(pending)
 
 
-def parse_lm_settings(values: Sequence[str], subsets: Sequence[str]) -> dict[str, str]:
-    """`--lm PATH` (every language) and/or `--lm LANG=PATH` (one language) -> {subset: path}."""
+def parse_lm_settings(values: Sequence[str], subsets: Sequence[str], default: Callable[[], str]) -> dict[str, str]:
+    """`--lm PATH` (every language) and/or `--lm LANG=PATH` (one) -> {subset: path}; `default()` for the rest."""
     from lm_eval_xling.schemas import NSP
 
-    default, per_language = None, {}
+    shared, per_language = None, {}
     for value in values:
         lang, sep, path = value.partition("=")
         if sep and lang in NSP.subsets:
             per_language[lang] = path
         else:
-            default = value
-    missing = [s for s in subsets if s not in per_language and default is None]
-    if missing:
-        raise ValueError(f"no --lm for {', '.join(missing)}: pass --lm PATH or --lm {missing[0]}=PATH")
-    return {s: per_language.get(s, default) for s in subsets}
+            shared = value
+    return {s: per_language.get(s) or shared or default() for s in subsets}

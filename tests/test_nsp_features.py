@@ -68,11 +68,14 @@ def test_delta_signs_favour_option_a(lm):
     assert other["delta_perplexity"] == pytest.approx(-record["delta_perplexity"], rel=1e-4)
 
 
-def test_lm_settings_per_language_and_shared():
-    assert nf.parse_lm_settings(["/m"], ["en", "sw"]) == {"en": "/m", "sw": "/m"}
-    assert nf.parse_lm_settings(["/m", "sw=/s"], ["en", "sw"]) == {"en": "/m", "sw": "/s"}
-    with pytest.raises(ValueError, match="no --lm for ha"):
-        nf.parse_lm_settings(["en=/e"], ["en", "ha"])
+def test_lm_settings_per_language_shared_and_default():
+    def embedded():
+        return "/embedded"
+
+    assert nf.parse_lm_settings(["/m"], ["en", "sw"], embedded) == {"en": "/m", "sw": "/m"}
+    assert nf.parse_lm_settings(["/m", "sw=/s"], ["en", "sw"], embedded) == {"en": "/m", "sw": "/s"}
+    assert nf.parse_lm_settings(["en=/e"], ["en", "ha"], embedded) == {"en": "/e", "ha": "/embedded"}
+    assert nf.parse_lm_settings([], ["ha"], embedded) == {"ha": "/embedded"}
 
 
 def test_torn_last_line_is_cut_off(tmp_path):
