@@ -103,22 +103,34 @@ def option_perplexity_reference(lm: CausalLM, context: str, option: str) -> floa
 
 
 def option_perplexities(lm: CausalLM, contexts: Sequence[str], options: Sequence[str]) -> list[float]:
-    """exp(mean NLL over each option's tokens given its context), all pairs in one right-padded forward pass."""
+    """exp(mean NLL over each option's tokens given its context), all pairs in one forward pass.
+
+    Rows are left-padded, so every option ends at the last position and only the last (longest option + 1)
+    positions go through the LM head: the context's logits, most of a row, are never computed.
+    """
     import torch
     import torch.nn.functional as F
 
     encoded = [_encode_pair(lm.tokenizer, c, o) for c, o in zip(contexts, options, strict=True)]
     width = max(len(ids) for ids, _ in encoded)
+    keep = max(len(ids) - n_context for ids, n_context in encoded) + 1
     input_ids = torch.full((len(encoded), width), lm.pad_id, dtype=torch.long)
     labels = torch.full((len(encoded), width), IGNORE, dtype=torch.long)
     mask = torch.zeros((len(encoded), width), dtype=torch.long)
     for row, (ids, n_context) in enumerate(encoded):
-        input_ids[row, : len(ids)] = torch.tensor(ids)
-        labels[row, n_context : len(ids)] = torch.tensor(ids[n_context:])
-        mask[row, : len(ids)] = 1
+        start = width - len(ids)
+        input_ids[row, start:] = torch.tensor(ids)
+        labels[row, start + n_context :] = torch.tensor(ids[n_context:])
+        mask[row, start:] = 1
+    positions = (mask.cumsum(dim=1) - 1).clamp(min=0)  # left padding must not shift the positions
     with torch.no_grad():
-        logits = lm.model(input_ids=input_ids.to(lm.device), attention_mask=mask.to(lm.device)).logits
-    targets = labels[:, 1:].to(lm.device)  # position t predicts token t+1
+        logits = lm.model(
+            input_ids=input_ids.to(lm.device),
+            attention_mask=mask.to(lm.device),
+            position_ids=positions.to(lm.device),
+            logits_to_keep=keep,
+        ).logits
+    targets = labels[:, width - keep + 1 :].to(lm.device)  # the logit at position t predicts token t+1
     scored = targets != IGNORE  # option tokens only: context and padding never reach the softmax
     nll = F.cross_entropy(logits[:, :-1][scored].float(), targets[scored], reduction="none")
     per_row = torch.zeros(len(encoded), device=nll.device).index_add_(0, scored.nonzero()[:, 0], nll)
@@ -128,7 +140,11 @@ def option_perplexities(lm: CausalLM, contexts: Sequence[str], options: Sequence
 def feature_batches(
     rows: Sequence[Mapping[str, Any]], lm: CausalLM, encode: Encoder, batch_size: int = 16
 ) -> Iterator[list[dict[str, Any]]]:
-    """The output records (COLUMNS) of `rows`, one list per batch of `batch_size` questions."""
+    """The output records (COLUMNS) of `rows`, one list per batch of `batch_size` questions.
+
+    Rows go shortest first, so that each batch holds rows of similar length and pads little.
+    """
+    rows = sorted(rows, key=lambda r: len(r["context"]) + max(len(r["option_a"]), len(r["option_b"])))
     for start in range(0, len(rows), batch_size):
         batch = rows[start : start + batch_size]
         contexts = [r["context"] for r in batch]
