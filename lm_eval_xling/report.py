@@ -114,10 +114,10 @@ def load_runs(folders: list[Path]) -> list[TaskRun]:
                 if family_of(task) is None:
                     continue
                 run = runs.setdefault((model, task), TaskRun(model, task))
-                for key, value in metrics.items():
+                for key, value in metrics.items():  # metrics are "name,filter"; alias, sample_len... are not
                     number = _number(value)
-                    if number is not None and "_stderr" not in key and key != "alias":
-                        run.results[key if "," in key else f"{key},none"] = number
+                    if number is not None and "," in key and "_stderr," not in key:
+                        run.results[key] = number
                 samples = [
                     p for p in results_path.parent.glob(f"samples_{task}_*.jsonl") if task_name_from_path(p) == task
                 ]

@@ -153,6 +153,7 @@ def test_report_of_a_real_lm_eval_run(tiny_model: Path, data_root: Path, tmp_pat
             assert row and row[2] == "6", (task, key)
             checked += 1
     assert checked >= 8
+    assert "sample_len" not in text  # lm-eval's bookkeeping in results, not a metric
     for suffix, metric in (("", "acc (extract)"), ("_ll", "acc")):
         key = "acc,extract" if not suffix else "acc,none"
         diff = raw["results"][f"nsp_english{suffix}"][key] - raw["results"][f"nsp_hausa{suffix}"][key]
