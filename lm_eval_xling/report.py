@@ -281,10 +281,10 @@ def family_plot(rows: list[Row], title: str) -> bytes:
         ax.bar(xs, ys, width, yerr=errs, capsize=3, label=model)
     ax.set_xticks(range(len(groups)), [f"{t}\n{m}" for t, m in groups], rotation=30, ha="right", fontsize=7)
     ax.set_title(f"{title}: metric per task (95% bootstrap CI)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(1.01, 0.0))  # outside the axes: never over a bar
     fig.tight_layout()
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
 
