@@ -24,18 +24,24 @@ p is 1 when diff is 0, and 0 means below 2/iters. `significant` is true when the
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from lm_eval_xling.samples import SamplesError, doc_hash, read_samples, run_config, task_name_from_path
+from lm_eval_xling.samples import (
+    SamplesError,
+    configured_aggregations,
+    doc_hash,
+    finite_number,
+    non_mean_aggregation,
+    read_samples,
+    run_config,
+    task_name_from_path,
+)
 
 DEFAULT_ITERS = 10_000
-_FUNCTION_SOURCE = re.compile(r"^\s*def\s+(\w+)\s*\(")
 _BOOTSTRAP_CELLS = 4_000_000  # resampled values held at once (scipy's `batch`), to bound memory on large tasks
 
 
@@ -116,40 +122,6 @@ def _per_doc(path: Path) -> dict[int, tuple[str, str, dict[str, Any]]]:
     return out
 
 
-def _configured_aggregations(path: Path, task: str) -> dict[str, str | None]:
-    """{metric: aggregation as the results file records it (None: not set)} from the task's `metric_list`."""
-    out: dict[str, str | None] = {}
-    for entry in run_config(path, task).get("metric_list") or []:
-        metric = str(entry.get("metric", ""))
-        source = _FUNCTION_SOURCE.match(metric)  # a `!function` metric is recorded as its source code
-        aggregation = entry.get("aggregation")
-        out[source[1] if source else metric] = None if aggregation is None else str(aggregation)
-    return out
-
-
-def _mean_aggregation(metric: str, configured: dict[str, str | None]) -> str | None:
-    """None when the metric's aggregation is a per-document mean, else a short name of the aggregation."""
-    from lm_eval.api import registry
-    from lm_eval.api.metrics import mean
-
-    aggregation = configured.get(metric)
-    if aggregation is None:  # lm-eval's default for the metric name; unknown names are averaged by lm-eval
-        if metric not in registry.metric_agg_registry:
-            return None
-        function = registry.get_metric_aggregation(metric)
-        return None if function is mean else f"aggregation {getattr(function, '__name__', function)}"
-    if aggregation in registry.aggregation_registry and registry.get_aggregation(aggregation) is mean:
-        return None
-    source = _FUNCTION_SOURCE.match(aggregation)
-    return f"aggregation {source[1] if source else aggregation}"
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, (bool, int, float)) and math.isfinite(value):
-        return float(value)
-    return None
-
-
 def paired_bootstrap(a: np.ndarray, b: np.ndarray, iters: int, seed: int) -> tuple[tuple[float, float], float]:
     """(95% percentile interval of mean(B - A), two-sided p) by resampling the paired documents (see module doc)."""
     differences = b - a
@@ -194,23 +166,23 @@ def compare_task(
                 f"{task} doc_id {doc_id}: doc_hash differs between A ({path_a}) and B ({path_b}); "
                 "the runs were not made on the same documents"
             )
-    configured = _configured_aggregations(path_a, task) | _configured_aggregations(path_b, task)
+    configured = configured_aggregations(run_config(path_a, task)) | configured_aggregations(run_config(path_b, task))
     metric_names = list(dict.fromkeys(m for i in shared for side in (docs_a, docs_b) for m in side[i][2]))
     compared: dict[str, MetricComparison] = {}
     skipped: dict[str, str] = {}
     for metric in metric_names:
-        if (not_mean := _mean_aggregation(metric, configured)) is not None:
+        if (not_mean := non_mean_aggregation(metric, configured)) is not None:
             skipped[metric] = f"{not_mean}, not a per-document mean"
             continue
         pairs = [(docs_a[i][2].get(metric), docs_b[i][2].get(metric)) for i in shared]
         pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
-        numbers = [(_number(x), _number(y)) for x, y in pairs]
+        numbers = [(finite_number(x), finite_number(y)) for x, y in pairs]
         if not numbers:
             skipped[metric] = "no document scored in both runs"
             continue
         bad = next(((x, y) for (x, y), (fx, fy) in zip(pairs, numbers, strict=True) if fx is None or fy is None), None)
         if bad is not None:
-            value = bad[0] if _number(bad[0]) is None else bad[1]
+            value = bad[0] if finite_number(bad[0]) is None else bad[1]
             skipped[metric] = f"per-document values are not numbers ({type(value).__name__}: {str(value)[:40]})"
             continue
         a = np.array([x for x, _ in numbers])

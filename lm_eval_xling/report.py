@@ -8,7 +8,6 @@ import base64
 import html
 import io
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,14 @@ from typing import Any
 import numpy as np
 
 from lm_eval_xling.data import jsonl_lines
-from lm_eval_xling.samples import SamplesError, task_name_from_path
+from lm_eval_xling.samples import (
+    SamplesError,
+    configured_aggregations,
+    finite_number,
+    metric_values,
+    non_mean_aggregation,
+    task_name_from_path,
+)
 
 FAMILIES = ("nsp", "xsense", "ynq", "quench", "xparade")
 FAMILY_TITLES = {"nsp": "NSP", "xsense": "XSense", "ynq": "Y-NQ", "quench": "QUENCH", "xparade": "xPARADE"}
@@ -64,30 +70,16 @@ def family_of(task: str) -> str | None:
     return prefix if prefix in FAMILIES else None
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, (bool, int, float)) and math.isfinite(value):
-        return float(value)
-    return None
-
-
-def _is_mean_metric(metric: str, config: dict[str, Any]) -> bool:
-    """True when the task's metric_list aggregates `metric` by mean (lm-eval's default for unknown names)."""
-    for entry in config.get("metric_list") or []:
-        if str(entry.get("metric")) == metric:
-            aggregation = entry.get("aggregation")
-            return aggregation is None or aggregation == "mean"
-    return True
-
-
 def _read_per_doc(path: Path, config: dict[str, Any]) -> dict[str, np.ndarray]:
     """{"metric,filter": per-document values} of the numeric mean metrics logged in a samples file."""
     values: dict[str, dict[int, float]] = {}
+    configured = configured_aggregations(config)
     for line_no, sample in jsonl_lines(path, SamplesError):
         if "doc_id" not in sample:
             raise SamplesError(f"{path}:{line_no}: field 'doc_id' is missing")
         for metric in sample.get("metrics", []):
-            number = _number(sample.get(metric))
-            if number is not None and _is_mean_metric(metric, config):
+            number = finite_number(sample.get(metric))
+            if number is not None and non_mean_aggregation(metric, configured) is None:
                 key = f"{metric},{sample.get('filter', 'none')}"
                 values.setdefault(key, {})[sample["doc_id"]] = number
     return {key: np.array([v[d] for d in sorted(v)]) for key, v in values.items()}
@@ -110,14 +102,12 @@ def load_runs(folders: list[Path]) -> list[TaskRun]:
             if not isinstance(data.get("results"), dict):
                 raise ReportError(f"{results_path}: field 'results' is missing or not an object")
             model = str(data.get("model_name") or results_path.parent.name)
-            for task, metrics in data["results"].items():
+            values = metric_values(data)
+            for task in data["results"]:
                 if family_of(task) is None:
                     continue
                 run = runs.setdefault((model, task), TaskRun(model, task))
-                for key, value in metrics.items():  # metrics are "name,filter"; alias, sample_len... are not
-                    number = _number(value)
-                    if number is not None and "," in key and "_stderr," not in key:
-                        run.results[key] = number
+                run.results.update((k, v) for k, v in values[task].items() if "_stderr," not in k)
                 samples = [
                     p for p in results_path.parent.glob(f"samples_{task}_*.jsonl") if task_name_from_path(p) == task
                 ]
