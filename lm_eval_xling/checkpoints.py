@@ -33,8 +33,8 @@ import numpy as np
 from lm_eval_xling.samples import (
     SamplesError,
     configured_aggregations,
-    doc_hash,
     finite_number,
+    logged_doc_hash,
     non_mean_aggregation,
     read_samples,
     run_config,
@@ -116,7 +116,7 @@ def _per_doc(path: Path) -> dict[int, tuple[str, str, dict[str, Any]]]:
     """{doc_id: (doc_hash, filter, {metric: logged value})} from the first filter's line of each document."""
     out = {}
     for doc_id, sample in read_samples(path).items():
-        hashed = sample.get("doc_hash") or doc_hash(sample["doc"])
+        hashed = logged_doc_hash(sample)
         values = {name: sample[name] for name in sample.get("metrics", []) if name in sample}
         out[doc_id] = (hashed, sample.get("filter", "none"), values)
     return out

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import lm_eval_xling
-from lm_eval_xling.samples import SamplesError, doc_hash, read_samples
+from lm_eval_xling.samples import SamplesError, logged_doc_hash, metric_values, read_samples
 
 SCHEMA_PATH = Path(__file__).with_name("leaderboard_schema.json")
 Z_95 = 1.96
@@ -125,24 +124,19 @@ def _model_config(run: _Run) -> tuple[dict[str, str], dict[str, Any]]:
     return {"model_name": str(name), "model_sha": str(sha), "model_dtype": str(dtype)}, args
 
 
-def _is_score(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _scores(entry: dict[str, Any]) -> tuple[dict[str, float], dict[str, list[float] | None]]:
-    """({metric: score}, {metric: [low, high] or None}) of one results entry ("metric,filter" keys)."""
-    keys = [k for k in entry if "," in k and "_stderr," not in k]
+def _scores(values: dict[str, float]) -> tuple[dict[str, float], dict[str, list[float] | None]]:
+    """({metric: score}, {metric: [low, high] or None}) of one task's `metric_values` ("metric,filter" keys)."""
+    keys = [k for k in values if "_stderr," not in k]
     one_filter = len({k.split(",", 1)[1] for k in keys}) == 1
     scores: dict[str, float] = {}
     ci: dict[str, list[float] | None] = {}
     for key in keys:
-        if not _is_score(value := entry[key]):
-            continue
+        value = values[key]
         metric, filter_name = key.split(",", 1)
         name = metric if one_filter else key
         scores[name] = value
-        stderr = entry.get(f"{metric}_stderr,{filter_name}")
-        ci[name] = [value - Z_95 * stderr, value + Z_95 * stderr] if _is_score(stderr) else None
+        stderr = values.get(f"{metric}_stderr,{filter_name}")
+        ci[name] = None if stderr is None else [value - Z_95 * stderr, value + Z_95 * stderr]
     return scores, ci
 
 
@@ -157,7 +151,7 @@ def sha256_file(path: Path) -> str:
 def docs_sha256(samples_path: Path) -> str:
     """sha256 of the newline-joined sorted `doc_hash` values of a sample log, one per document."""
     samples = read_samples(samples_path)
-    hashes = sorted(s.get("doc_hash") or doc_hash(s["doc"]) for s in samples.values())
+    hashes = sorted(logged_doc_hash(s) for s in samples.values())
     return hashlib.sha256("\n".join(hashes).encode()).hexdigest()
 
 
@@ -250,8 +244,9 @@ def build_submission(results_dir: Path, task_manager: Any = None) -> tuple[dict[
     task_versions: dict[str, Any] = {}
     datasets: dict[str, dict[str, Any]] = {}
     samples: dict[str, dict[str, str]] = {}
+    numbers = {run.path: metric_values(run.data) for run in runs}
     for name, run in sorted(source.items()):
-        results[name], ci[name] = _scores(run.data["results"][name])
+        results[name], ci[name] = _scores(numbers[run.path][name])
         task_versions[name] = (run.data.get("versions") or {}).get(name)
         if name in groups:
             continue

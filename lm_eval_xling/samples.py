@@ -57,6 +57,11 @@ def doc_hash(doc: dict[str, Any]) -> str:
     return hash_string(json.dumps(doc, indent=2, default=handle_non_serializable, ensure_ascii=False))
 
 
+def logged_doc_hash(sample: dict[str, Any]) -> str:
+    """A sample line's `doc_hash`, computed from its `doc` where the log has none."""
+    return sample.get("doc_hash") or doc_hash(sample["doc"])
+
+
 def _decode(request_type: str, resp: Any) -> Any:
     """Undo the log's JSON encoding: lm-eval writes loglikelihoods as strings ("-30.1", "False")."""
     if request_type == "loglikelihood":
