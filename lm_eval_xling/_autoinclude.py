@@ -38,7 +38,7 @@ def _include_our_tasks(manager: ModuleType) -> None:
         call = signature.bind(self, *args, **kwargs)
         call.apply_defaults()
         if call.arguments["include_defaults"]:
-            from lm_eval_xling.resources import task_dir
+            from lm_eval_xling.config import task_dir
 
             user = call.arguments["include_path"]
             user = [] if user is None else list(user) if isinstance(user, (list, tuple)) else [user]

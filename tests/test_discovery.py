@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli
+from support.common import REPO, run_cli
 
 LANGUAGES = ("english", "swahili", "hausa")
 NSP_TASKS = [f"nsp_{lang}{variant}" for lang in LANGUAGES for variant in ("", "_cot", "_ll", "_1k", "_cot_1k")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_cli
+from support.common import run_cli
 
 pytestmark = pytest.mark.slow
 

@@ -2,25 +2,27 @@
 
 The generator follows the paper's (Chavan & Mostow): stories split on dash lines, sentences split on
 `(?<=[.!?])\\s+`; for every context length 3-10 and every start position, the true next sentence and a
-distractor 2-10 sentences after it, in random A/B order. A seeded sample of 10,000 questions per language
-is the `test` split; the paper's own 1000-question subsets, in their original order, are `test_1k`.
+distractor 2-9 sentences after it (the paper says 2-10, but its released questions never reach 10), in random A/B
+order. A seeded sample of 10,000 questions per language is the `test` split; the paper's own 1000-question subsets,
+in their original order, are `test_1k`.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import random
 import re
 from pathlib import Path
 
-from lm_eval_xling.data import SourceMissing, write_split
-from lm_eval_xling.schemas import NSP
+from lm_eval_xling.data import DatasetError, SourceMissing, check_fields, field_errors, raw_text, write_split
+from lm_eval_xling.nsp.schema import NSP
 
 SPEC = NSP
 SEED = 1234
 SAMPLE_SIZE = 10_000
 CONTEXT_LENGTHS = range(3, 11)
-MIN_DISTANCE, MAX_DISTANCE = 2, 10
+MIN_DISTANCE, MAX_DISTANCE = 2, 9
 _STORY_BREAK = re.compile(r"(?m)^[ \t\-]{3,}\s*$")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 
@@ -79,28 +81,37 @@ def generate(story_text: str, language: str, seed: int = SEED, size: int = SAMPL
     return [{"id": f"{language}-{i:05d}", **q} for i, q in enumerate(sample)]
 
 
+_INTS = ("story_id", "story_length", "context_length", "distractor_distance", "distractor_length")
+_COLUMNS = (*_INTS, "context", "option_A", "option_B", "label")
+
+
 def read_paper_subset(path: Path, language: str) -> list[dict]:
-    """The paper's 1000-question subset (nsp_<lang>_1000.csv), in its original order."""
-    with path.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f))
-    ints = (
-        "story_id",
-        "story_length",
-        "context_length",
-        "distractor_distance",
-        "distractor_length",
-    )
-    return [
-        {
+    """The paper's 1000-question subset (nsp_<lang>_1000.csv), in its original order; errors name the file, the
+    line and the column."""
+    reader = csv.DictReader(io.StringIO(raw_text(path, NSP), newline=""))
+    if missing := [c for c in _COLUMNS if c not in (reader.fieldnames or ())]:
+        raise DatasetError(f"{NSP.hub_id}: {path} line 1: missing column(s) {missing} (header {reader.fieldnames})")
+    records = []
+    for i, row in enumerate(reader):
+        where = f"{NSP.hub_id}: {path} line {reader.line_num}"
+        if short := [c for c in _COLUMNS if row[c] is None]:
+            found = len(_COLUMNS) - len(short)
+            raise DatasetError(f"{where} field {short[0]!r}: missing (the line has {found} of {len(_COLUMNS)} columns)")
+        ints = {}
+        for name in _INTS:
+            with field_errors(where, name):
+                ints[name] = int(row[name])
+        record = {
             "id": f"{language}-1k-{i:04d}",
-            **{k: int(row[k]) for k in ints},
+            **ints,
             "context": row["context"],
             "option_a": row["option_A"],
             "option_b": row["option_B"],
             "label": row["label"],
         }
-        for i, row in enumerate(rows)
-    ]
+        check_fields(record, NSP.fields, where)
+        records.append(record)
+    return records
 
 
 def build(raw: Path, out: Path) -> dict[str, int]:
@@ -110,12 +121,13 @@ def build(raw: Path, out: Path) -> dict[str, int]:
         raise SourceMissing(f"NSP raw data not found: {source}")
     counts = {}
     for language in NSP.subsets:
-        stories = (source / "stories" / f"{language}.txt").read_text(encoding="utf-8")
+        stories = source / "stories" / f"{language}.txt"
+        paper = source / f"nsp_{language}_1000.csv"
         splits = {
-            "test": generate(stories, language),
-            "test_1k": read_paper_subset(source / f"nsp_{language}_1000.csv", language),
+            "test": (generate(raw_text(stories, NSP), language), stories),
+            "test_1k": (read_paper_subset(paper, language), paper),
         }
-        for split, records in splits.items():
-            write_split(out, NSP, language, split, records)
+        for split, (records, path) in splits.items():
+            write_split(out, NSP, language, split, records, path)
             counts[f"{language}/{split}"] = len(records)
     return counts

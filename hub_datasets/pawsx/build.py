@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_xling.parallel_raw import build_parallel
-from lm_eval_xling.schemas import PAWSX
+from lm_eval_xling.data.parallel_raw import build_parallel
+from lm_eval_xling.xsense.schema import PAWSX
 
 SPEC = PAWSX
 

@@ -10,14 +10,28 @@ from pathlib import Path
 
 import yaml
 
-from lm_eval_xling.data import DatasetError, SourceMissing, write_split
-from lm_eval_xling.schemas import QUENCH
+from lm_eval_xling.data import DatasetError, Field, SourceMissing, check_fields, field_errors, raw_text, write_split
+from lm_eval_xling.quench.schema import QUENCH
 
 SPEC = QUENCH
 
 
+_QUESTION_FIELDS = {
+    "question": Field(str),
+    "variables": Field(list),
+    "variable_to_answer": Field(dict),
+    "variable_specific_rationale": Field(dict),
+}
+
+
 def _read(path: Path) -> dict:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    try:
+        data = yaml.safe_load(raw_text(path, QUENCH))
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        at = f" line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise DatasetError(f"{QUENCH.hub_id}: {path}{at}: not valid YAML ({problem})") from None
     if not isinstance(data, dict):
         raise DatasetError(f"{QUENCH.hub_id}: {path} is not a YAML mapping")
     return data
@@ -27,7 +41,10 @@ def question_record(question_file: Path, indic_file: Path) -> dict:
     """One question, its per-variable answers and rationales (in `variables` order) and its Indic tag."""
     q, tag = _read(question_file), _read(indic_file)
     where = f"{QUENCH.hub_id}: {question_file}"
+    check_fields(q, _QUESTION_FIELDS, where)
     variables = q["variables"]
+    if bad := [v for v in variables if not isinstance(v, str)]:
+        raise DatasetError(f"{where} field 'variables': expected names (strings), got {bad!r:.80}")
     for field in ("variable_to_answer", "variable_specific_rationale"):
         missing = [v for v in variables if not str((q.get(field) or {}).get(v) or "").strip()]
         if missing:
@@ -36,15 +53,17 @@ def question_record(question_file: Path, indic_file: Path) -> dict:
         raise DatasetError(
             f"{QUENCH.hub_id}: {indic_file} field 'indic': expected 'Yes' or 'No', got {tag.get('indic')!r}"
         )
+    with field_errors(where, "themes"):
+        themes = [str(theme) for theme in q.get("themes") or []]
     return {
         "id": question_file.stem,
         "question": " ".join(q["question"].split()),
         "variables": list(variables),
         "answers": [str(q["variable_to_answer"][v]).strip() for v in variables],
         "rationales": [" ".join(str(q["variable_specific_rationale"][v]).split()) for v in variables],
-        "themes": list(q.get("themes") or []),
-        "title": q.get("question_title") or question_file.stem,
-        "source": q.get("question_source") or "",
+        "themes": themes,
+        "title": str(q.get("question_title") or question_file.stem),
+        "source": str(q.get("question_source") or ""),
         "indic": tag["indic"] == "Yes",
     }
 
@@ -57,7 +76,7 @@ def build(raw: Path, out: Path) -> dict[str, int]:
         question_record(path, source / "isIndicAnnotations" / path.name)
         for path in sorted((source / "Data_Store").glob("*.yml"))
     ]
-    write_split(out, QUENCH, "default", "test", records)
+    write_split(out, QUENCH, "default", "test", records, source / "Data_Store")
     indic = [r for r in records if r["indic"]]
     return {
         "questions": len(records),

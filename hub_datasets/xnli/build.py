@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from lm_eval_xling.data import Field
-from lm_eval_xling.parallel_raw import build_parallel
-from lm_eval_xling.schemas import XNLI
+from lm_eval_xling.data.parallel_raw import build_parallel
+from lm_eval_xling.xsense.schema import XNLI
 
 SPEC = XNLI
 

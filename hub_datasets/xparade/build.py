@@ -3,8 +3,8 @@
 Raw source: the X-PARADE repository's `complete_data_<lang>/<pair_type>-adj-<split>.json` files. Token "0" of
 each pair is a language tag ("ES:") and not part of the paragraph: it is dropped, and token keys (which may have
 gaps) become positions 0..n-1 in `target_tokens`. Gold labels come from the adjudicated `labels`; each annotator's
-"new information" and "new information (inferable)" spans are kept as positions ("connotation difference" is not
-one of the benchmark's labels).
+"new information", "new information (inferable)" and "connotation difference" spans are kept as positions (the
+paper's adjudication counts connotation as inferable, section 3.3; the gold labels already do).
 """
 
 from __future__ import annotations
@@ -12,31 +12,52 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from lm_eval_xling.data import DatasetError, SourceMissing, write_split
-from lm_eval_xling.schemas import XPARADE
+from lm_eval_xling.data import DatasetError, Field, SourceMissing, check_fields, field_errors, raw_text, write_split
+from lm_eval_xling.xparade.schema import XPARADE
 
 SPEC = XPARADE
 _LABELS = ("same", "new", "inf")
+_RAW_FIELDS = {
+    "tokens": Field(dict),
+    "labels": Field(dict),
+    "pair_type": Field(str),
+    "annotations": Field(list),
+    "pageid": Field(object),
+    "title": Field(str),
+    "premise": Field(str),
+    "text": Field(str),
+}
 
 
 def pair_record(raw: dict, where: str, record_id: str) -> dict:
     """One pair in the dataset's schema; errors name the file, the record and the field."""
-    keys = sorted(int(k) for k in raw["tokens"] if k != "0")
+    if not isinstance(raw, dict):
+        raise DatasetError(f"{XPARADE.hub_id}: {where} record {record_id}: expected a JSON object")
+    where = f"{XPARADE.hub_id}: {where} record {record_id}"
+    check_fields(raw, _RAW_FIELDS, where)
+    with field_errors(where, "tokens"):
+        keys = sorted(int(k) for k in raw["tokens"] if k != "0")
+        tokens = [raw["tokens"][str(k)] for k in keys]
     position = {k: i for i, k in enumerate(keys)}
     label_of: dict[int, str] = {}
-    for label in _LABELS:
-        for k in raw["labels"][label]:
-            label_of[int(k)] = label
+    with field_errors(where, "labels"):
+        for label in _LABELS:
+            for k in raw["labels"][label]:
+                label_of[int(k)] = label
     if missing := [k for k in keys if k not in label_of]:
-        raise DatasetError(
-            f"{XPARADE.hub_id}: {where} record {record_id} field 'labels': no label for tokens {missing}"
-        )
-    source_lang, target_lang = raw["pair_type"].split("-")
-    annotations = sorted(raw["annotations"], key=lambda a: a["annotator_id"])
+        raise DatasetError(f"{where} field 'labels': no label for tokens {missing}")
+    with field_errors(where, "pair_type"):
+        source_lang, target_lang = raw["pair_type"].split("-")
 
     def positions(spans: list) -> list[int]:
         return sorted({position[int(k)] for k in spans if int(k) in position})
 
+    with field_errors(where, "annotations"):
+        annotations = sorted(raw["annotations"], key=lambda a: a["annotator_id"])
+        spans = {
+            name: [positions(a["spans"].get(name, [])) for a in annotations]
+            for name in ("new information", "new information (inferable)", "connotation difference")
+        }
     return {
         "id": record_id,
         "pageid": str(raw["pageid"]),
@@ -45,11 +66,12 @@ def pair_record(raw: dict, where: str, record_id: str) -> dict:
         "target_lang": target_lang,
         "source": raw["premise"],
         "target": raw["text"],
-        "target_tokens": [raw["tokens"][str(k)] for k in keys],
+        "target_tokens": tokens,
         "gold": [label_of[k] for k in keys],
         "annotator_ids": [a["annotator_id"] for a in annotations],
-        "annotator_new": [positions(a["spans"].get("new information", [])) for a in annotations],
-        "annotator_inf": [positions(a["spans"].get("new information (inferable)", [])) for a in annotations],
+        "annotator_new": spans["new information"],
+        "annotator_inf": spans["new information (inferable)"],
+        "annotator_conn": spans["connotation difference"],
         "translations": [raw[k] for k in ("translation", "translation2", "translation3") if raw.get(k)],
     }
 
@@ -63,8 +85,15 @@ def build(raw: Path, out: Path) -> dict[str, int]:
         folder = source / f"complete_data_{next(lang for lang in direction.split('-') if lang != 'en')}"
         for split in XPARADE.splits:
             path = folder / f"{direction}-adj-{split}.json"
-            pairs = json.loads(path.read_text(encoding="utf-8"))
+            try:
+                pairs = json.loads(raw_text(path, XPARADE))
+            except json.JSONDecodeError as err:
+                raise DatasetError(
+                    f"{XPARADE.hub_id}: {path} line {err.lineno} column {err.colno}: not valid JSON ({err.msg})"
+                ) from None
+            if not isinstance(pairs, list):
+                raise DatasetError(f"{XPARADE.hub_id}: {path}: expected a JSON list of pairs")
             records = [pair_record(p, str(path), f"{direction}-{split}-{i:03d}") for i, p in enumerate(pairs)]
-            write_split(out, XPARADE, direction, split, records)
+            write_split(out, XPARADE, direction, split, records, path)
             counts[f"{direction}/{split}"] = len(records)
     return counts

@@ -3,7 +3,8 @@
 Judges come from task metadata or `--metadata`, e.g.
 `{"judges": [{"model": "local-chat-completions", "model_args": "model=m,base_url=http://127.0.0.1:8000/v1/chat/completions"},
 {"model": "hf", "model_args": "pretrained=Qwen/Qwen2.5-7B-Instruct"}]}`. lm-eval builds each judge and batches its
-requests (API judges: `num_concurrent` in their model_args). A judge whose model is the evaluated model is skipped.
+requests (API judges: `num_concurrent` in their model_args). As in the paper, a judge may be the evaluated model;
+`"judge_exclude_self": true` skips it instead.
 Every verdict is written to a SQLite cache keyed by judge and prompt as soon as it arrives, so a re-run or a resumed
 run asks nothing twice; a judge failure (after lm-eval's own retries) is marked on the item, never cached, and
 retried by the next run.
@@ -14,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import re
 import sqlite3
 import time
@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lm_eval_xling.errors import UserError
+from lm_eval_xling.redact import is_credential
+
 log = logging.getLogger("lm_eval.xling.jury")  # under lm-eval's logger, so its CLI shows these lines
 
-CACHE_ENV = "LM_EVAL_XLING_JUDGE_CACHE"
-# model_args keys that may hold credentials: never part of a cache key, a judge name or a log line
-_SECRET_KEYS = re.compile(r"(key|token|secret|password|auth|header)s?$", re.IGNORECASE)
 _CHUNK = 64
 
 
@@ -46,9 +46,9 @@ class Judge:
     @classmethod
     def from_spec(cls, spec: dict[str, str]) -> Judge:
         args = _parse_args(spec.get("model_args", ""))
-        if secrets := [k for k in args if _SECRET_KEYS.search(k)]:
+        if secrets := [k for k, v in args.items() if is_credential(k, v)]:
             # model_args end up in results and logs; credentials go in the environment (e.g. OPENAI_API_KEY)
-            raise ValueError(f"judge {spec.get('model')}: put {secrets} in the environment, not in model_args")
+            raise UserError(f"judge {spec.get('model')}: put {secrets} in the environment, not in model_args")
         name = spec.get("name") or args.get("model") or args.get("pretrained") or spec["model"]
         return cls(spec["model"], spec.get("model_args", ""), re.sub(r"\W+", "_", Path(name).name).strip("_"))
 
@@ -56,7 +56,7 @@ class Judge:
     def identity(self) -> str:
         """Model and arguments without credentials: what makes two verdicts interchangeable."""
         args = _parse_args(self.model_args)
-        kept = {k: v for k, v in sorted(args.items()) if not _SECRET_KEYS.search(k) and k not in _RUNTIME_ARGS}
+        kept = {k: v for k, v in sorted(args.items()) if not is_credential(k, v) and k not in _RUNTIME_ARGS}
         return json.dumps([self.model, kept])
 
     def is_model(self, evaluated: dict[str, Any]) -> bool:
@@ -130,19 +130,20 @@ class _StoreEachReply:
             self.replies[key] = res
 
 
-def default_cache_path() -> Path:
-    from lm_eval_xling.embedded import cache_dir
-
-    return Path(os.environ.get(CACHE_ENV, cache_dir() / "judge_cache.sqlite"))
-
-
 class Jury:
     """Asks every judge about every prompt (cache first) and parses each reply into a verdict."""
 
-    def __init__(self, judges: Sequence[Judge], cache: VerdictCache, evaluated: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        judges: Sequence[Judge],
+        cache: VerdictCache,
+        evaluated: dict[str, Any] | None = None,
+        exclude_self: bool = False,
+    ):
         self.judges = list(judges)
         self.cache = cache
         self.evaluated = evaluated or {}
+        self.exclude_self = exclude_self
         self.calls = 0  # judge requests actually sent (not served from the cache)
         self._models: dict[Judge, Any] = {}
 
@@ -198,18 +199,21 @@ class Jury:
                         log.warning("judge %s failed on an item: %s", judge.name, type(one_err).__name__)
         return replies
 
+    def _skips(self, judge: Judge) -> bool:
+        return self.exclude_self and judge.is_model(self.evaluated)
+
     def judge(
-        self, prompts: Sequence[str | None], parse: Callable[[str], float | None], max_tokens: int = 16
+        self, prompts: Sequence[str | None], parse: Callable[[str], float | None], max_tokens: int = 512
     ) -> list[dict[str, dict[str, Any]]]:
         """For each prompt, {judge name: record}: {"verdict", "reply"}, {"verdict": None, "error"} when the judge
-        failed, {"skipped"} for the evaluated model. A None prompt (nothing to judge) is scored 0 unasked.
-        Each distinct prompt is asked once per judge."""
+        failed, {"skipped"} for the evaluated model under `exclude_self`. A None prompt (nothing to judge) is
+        scored 0 unasked. Each distinct prompt is asked once per judge."""
         unique = list(dict.fromkeys(p for p in prompts if p is not None))
         records: dict[str, dict[str, dict[str, Any]]] = {p: {} for p in unique}
         nothing = {}
         sent_before = self.calls
         for judge in self.judges:
-            if judge.is_model(self.evaluated):
+            if self._skips(judge):
                 for record in [*records.values(), nothing]:
                     record[judge.name] = {"skipped": "judge is the evaluated model", "verdict": None}
                 continue
@@ -227,56 +231,172 @@ class Jury:
                     else {"verdict": parse(reply), "reply": reply}
                 )
         sent = self.calls - sent_before
-        active = sum(not j.is_model(self.evaluated) for j in self.judges)
+        active = sum(not self._skips(j) for j in self.judges)
         log.info("jury: %d judge requests sent, %d served from the cache", sent, active * len(unique) - sent)
         return [dict(records[p]) if p is not None else dict(nothing) for p in prompts]
 
 
-_BINARY = re.compile(r"\b(incorrect|not\s+correct|wrong|correct|right)\b", re.IGNORECASE)
-_LIKERT = re.compile(r"(?<![\d.])([1-5])(?![\d.]*\d)")
+_MARKUP = re.compile(r"[*_`#>|]+")
+# "correct/incorrect", "(in)correct", "correct or not": the prompt's own wording, never a verdict
+_BOTH = re.compile(r"\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b", re.I)
+# "the correct answer is Karachi", "the right one would be": the judge naming the gold answer, not judging
+_NAMING = re.compile(
+    r"\b(?:correct|right|true|actual|accurate)\s+(?:answer|response|name|one|entity|rationale)s?\b"
+    r"(?=(?:[ \t]+\w+){0,5}?[ \t]*(?:is|was|are|were|would|should|could|:|=)(?!\w))",
+    re.I,
+)
+# "would be correct", "could have been right": hypotheticals
+_HYPOTHETICAL = re.compile(
+    r"\b(?:would|could|should|might|may)(?:[ \t]+\w+){0,2}?[ \t]+(?:be|been)[ \t]+(?:\w+[ \t]+)?"
+    r"(?:in)?(?:correct|right|accurate|wrong)\b",
+    re.I,
+)
+_POLAR = re.compile(
+    r"\b(?P<w>incorrect(?:ly)?|inaccurate|wrong|correct(?:ly)?|accurate|(?<=is )right|(?<='s )right|"
+    r"(?<=not )right|(?<=n't )right|(?<=quite )right|(?<=be )right|(?<=was )right|^right)\b",
+    re.I | re.M,
+)
+_NEGATION = re.compile(r"(?:\bnot|n[\'\u2019]t|\bnever|\bhardly|\bno)(?:[ \t]+\w+){0,2}?[ \t]*$", re.I)
+_VERDICT_LINE = re.compile(
+    r"^[ \t:\-.]*(?:(?:final[ \t]+)?(?:judge?ment|verdict|decision|evaluation|answer)"
+    r"[ \t]*(?:is)?[ \t]*[:\-\u2013]?[ \t]*)?"
+    r"(?P<v>(?:not[ \t]+)?(?:in)?correct|wrong|right)[ \t]*[.!]?[ \t]*$",
+    re.I | re.M,
+)
+_VERDICT_MARK = re.compile(
+    r"\b(?:judge?ment|verdict|decision)\b[ \t]*(?:is)?[ \t]*[:\-\u2013]?[ \t]*"
+    r"(?P<v>(?:not[ \t]+)?(?:in)?correct|wrong)\b",
+    re.I,
+)
 
 
-def parse_binary(reply: str) -> float | None:
-    """'correct' -> 1, 'incorrect' -> 0 (first decisive word), else None."""
-    match = _BINARY.search(reply)
-    if not match:
+def _polarity(word: str) -> float:
+    word = word.lower()
+    negated = word.startswith("not")
+    positive = word.split()[-1] in ("correct", "correctly", "right", "accurate")
+    return float(positive != negated)
+
+
+def parse_binary(reply: Any) -> float | None:
+    """A judge's binary verdict as a person reads it: 1 correct, 0 incorrect, None when it gives none.
+
+    The last line that is only a verdict ("**Incorrect**", "Judgement: correct") decides; else the last
+    "judgement/verdict: ..." mark; else the last judging word in the text, read with its negation ("not quite
+    correct", "isn't right"), after dropping the prompt's "correct/incorrect", the naming of the gold answer ("the
+    correct answer is Karachi") and hypotheticals ("would be correct")."""
+    if not isinstance(reply, str):
         return None
-    return 1.0 if match[1].lower() in ("correct", "right") else 0.0
+    text = _BOTH.sub(" ", _MARKUP.sub("", reply))
+    if lines := list(_VERDICT_LINE.finditer(text)):
+        return _polarity(lines[-1]["v"])
+    if marks := list(_VERDICT_MARK.finditer(text)):
+        return _polarity(marks[-1]["v"])
+    text = _HYPOTHETICAL.sub(" ", _NAMING.sub(" ", text))
+    words = list(_POLAR.finditer(text))
+    if not words:
+        return None
+    last = words[-1]
+    negated = _NEGATION.search(text, max(0, last.start() - 40), last.start()) is not None
+    positive = last["w"].lower() in ("correct", "correctly", "right", "accurate")
+    return float(positive != negated)
 
 
-def parse_likert(reply: str) -> float | None:
-    """The first score 1-5 in the reply, else None."""
-    match = _LIKERT.search(reply)
-    return float(match[1]) if match else None
+_NUMBER = r"(?P<n>\d+(?:\.\d+)?)"
+# "between 1 to 5", "on a scale of 1-5", "(1-5)": the scale, not a score
+_SCALE = re.compile(
+    r"(?:(?:on[ \t]+)?a[ \t]+scale[ \t]+(?:of|from)[ \t]+|between[ \t]+|from[ \t]+)?"
+    r"(?<![\d.])[01][ \t]*(?:to|-|\u2013|and)[ \t]*(?:5|10)(?!\.?\d)",
+    re.I,
+)
+_OUT_OF_FIVE = re.compile(rf"(?<![\d.]){_NUMBER}[ \t]*(?:/|out[ \t]+of)[ \t]*5(?!\.?\d)", re.I)
+_SCORE_MARK = re.compile(
+    r"\b(?:score|rating|rate|grade|judge?ment|verdict|give|assign|award|go[ \t]+with)\b[^\d\n]{0,25}?"
+    + rf"(?<![\d.]){_NUMBER}"
+    r"(?![ \t]*(?:/|out[ \t]+of|of)[ \t]*(?:the[ \t]+)?\d)",
+    re.I,
+)
+_BARE_SCORE = re.compile(rf"^[ \t:\-]*{_NUMBER}[ \t]*[.!]?[ \t]*$", re.M)
+_COUNTING = re.compile(r"\d+(?:\.\d+)?[ \t]*(?:/|out[ \t]+of|of)[ \t]*(?:the[ \t]+)?\d+", re.I)
+_ANY_NUMBER = re.compile(rf"(?<![\d.]){_NUMBER}(?![\d.]*\d)")
 
 
-def summarize(units: Sequence[dict[str, dict[str, Any]]], scale: float) -> dict[str, float]:
-    """Scores (0-100) over judged units: per judge, pooled mean, pooled majority; Fleiss' kappa; failure count.
+def parse_likert(reply: Any) -> float | None:
+    """A judge's 1-5 score as a person reads it; None when it gives none or an impossible one ("0/5", "7").
 
-    A unit is {judge name: record}; a record's "verdict" is None when the judge failed (counted in `jury_failures`)
-    or its reply held no verdict (`jury_unparsed`), and is then left out of the scores; skipped judges (the
-    evaluated model) are ignored.
-    Scores are sums of verdicts over units scaled to 0-100 (verdict / `scale`); majority takes the most common
-    verdict of a unit, ties to the lower one.
-    """
+    The last explicit score decides ("Score: 3", "I give it 4", "4/5", "4 out of 5", "Rating: 4.0"), after dropping
+    the scale itself ("between 1 to 5", "on a scale of 1-5"); else the last line that is only a number; else the one
+    value the text names, when it names exactly one (counts such as "2 of the 3 clues" left out)."""
+    if not isinstance(reply, str):
+        return None
+    text = _SCALE.sub(" ", _MARKUP.sub("", reply))
+    found = sorted([*_OUT_OF_FIVE.finditer(text), *_SCORE_MARK.finditer(text)], key=lambda m: m.end())
+    if not found:
+        found = list(_BARE_SCORE.finditer(text))
+    if not found:
+        values = {float(m["n"]) for m in _ANY_NUMBER.finditer(_COUNTING.sub(" ", text))}
+        return values.pop() if len(values) == 1 and _in_scale(next(iter(values))) else None
+    value = float(found[-1]["n"])
+    return value if _in_scale(value) else None
+
+
+def _in_scale(value: float) -> bool:
+    return 1 <= value <= 5 and value * 2 == int(value * 2)
+
+
+def _majority(verdicts: Sequence[float]) -> float:
+    """The most common verdict; without a single one, the median (a 5/3/1 split is a 3, not a 1)."""
+    import statistics
+
+    modes = statistics.multimode(verdicts)
+    return modes[0] if len(modes) == 1 else float(statistics.median(verdicts))
+
+
+def unit_scores(unit: dict[str, dict[str, Any]], names: Sequence[str], scale: float) -> dict[str, float]:
+    """One unit's scores (0-100) under the paper's rule: a failed or unparsed verdict counts 0."""
+    verdicts = [unit.get(n, {}).get("verdict") or 0.0 for n in names]
+    out = {f"judge_{n}": 100 * v / scale for n, v in zip(names, verdicts, strict=True)}
+    if names:
+        out["jury_mean"] = 100 * sum(verdicts) / (scale * len(names))
+        out["jury_majority"] = 100 * _majority(verdicts) / scale
+    return out
+
+
+def active_judges(units: Sequence[dict[str, dict[str, Any]]]) -> list[str]:
+    """The judges that were asked (a judge skipped as the evaluated model is not one of them)."""
+    return sorted({n for u in units for n, r in u.items() if "skipped" not in r})
+
+
+def summarize(
+    units: Sequence[dict[str, dict[str, Any]]], scale: float, answered: Sequence[bool] | None = None
+) -> dict[str, float]:
+    """Scores (0-100) over judged units: per judge, pooled mean, majority; Fleiss' kappa; failure counts.
+
+    A unit is {judge name: record}; a record's "verdict" is None when the judge failed (counted in
+    `jury_failures`) or its reply held no verdict (`jury_unparsed`). As in the paper, scores are sums of verdicts
+    over judges x units, with such verdicts counted as 0 (Likert verdicts / 5, so a mean of 4 is 80);
+    `judge_<name>_valid` and `jury_mean_valid` leave them out instead. A judge with no valid verdict at all is
+    NaN. Kappa is over the units the model `answered` (all by default) that every judge scored."""
     import numpy as np
 
-    names = sorted({n for u in units for n, r in u.items() if "skipped" not in r})
+    names = active_judges(units)
     out: dict[str, float] = {}
-    records = [u[n] for u in units for n in names if n in u]
-    failures = sum(1 for r in records if "error" in r)
-    unparsed = sum(1 for r in records if r.get("verdict") is None and "error" not in r)
+    per_unit = [unit_scores(u, names, scale) for u in units]
+    valid_all: list[float] = []
     for name in names:
         valid = [u[name]["verdict"] for u in units if u.get(name, {}).get("verdict") is not None]
-        out[f"judge_{name}"] = 100 * sum(valid) / (scale * len(valid)) if valid else float("nan")
-    pooled = [[u[n]["verdict"] for n in names if u.get(n, {}).get("verdict") is not None] for u in units]
-    pooled = [v for v in pooled if v]
-    out["jury_mean"] = 100 * float(sum(np.mean(v) for v in pooled)) / (scale * len(pooled)) if pooled else float("nan")
-    majority = [min(set(v), key=lambda x: (-v.count(x), x)) for v in pooled]
-    out["jury_majority"] = 100 * sum(majority) / (scale * len(majority)) if majority else float("nan")
-    out["jury_kappa"] = fleiss_kappa([[u[n]["verdict"] for n in names] for u in units if _complete(u, names)])
-    out["jury_failures"] = float(failures)
-    out["jury_unparsed"] = float(unparsed)
+        valid_all += valid
+        scored = bool(valid)
+        out[f"judge_{name}"] = float(np.mean([s[f"judge_{name}"] for s in per_unit])) if scored else float("nan")
+        out[f"judge_{name}_valid"] = 100 * float(np.mean(valid)) / scale if scored else float("nan")
+    for metric in ("jury_mean", "jury_majority"):
+        out[metric] = float(np.mean([s[metric] for s in per_unit])) if valid_all else float("nan")
+    out["jury_mean_valid"] = 100 * float(np.mean(valid_all)) / scale if valid_all else float("nan")
+    answered = answered if answered is not None else [True] * len(units)
+    kept = [u for u, a in zip(units, answered, strict=True) if a and _complete(u, names)]
+    out["jury_kappa"] = fleiss_kappa([[u[n]["verdict"] for n in names] for u in kept])
+    records = [u[n] for u in units for n in names if n in u]
+    out["jury_failures"] = float(sum("error" in r for r in records))
+    out["jury_unparsed"] = float(sum(r.get("verdict") is None and "error" not in r for r in records))
     return out
 
 
@@ -295,4 +415,5 @@ def fleiss_kappa(ratings: Sequence[Sequence[float]]) -> float:
     return float(_fleiss(table))
 
 
-JURY_METRICS = ("jury_mean", "jury_majority", "jury_kappa", "jury_failures", "jury_unparsed")
+JURY_METRICS = ("jury_mean", "jury_majority", "jury_mean_valid", "jury_kappa", "jury_failures", "jury_unparsed")
+JURY_COUNTS = ("jury_failures", "jury_unparsed")

@@ -102,3 +102,71 @@ def bertscore_f1(
         for i, value in zip(scored, f1.tolist(), strict=True):
             out[i] = 100 * value
     return out
+
+
+def char_bigram_bleu(prediction: str, reference: str) -> float:
+    """The QUENCH authors' BLEU (0-100): NLTK's `sentence_bleu([reference], prediction, weights=(0.5, 0.5))` on
+    the strings themselves, which NLTK reads as sequences of characters; unsmoothed (no matching character: 0; no
+    matching bigram: NLTK's tiny floor, i.e. ~0); both empty 100, one empty 0, as their script. Written here
+    because NLTK is not a dependency; tests/test_quench_metrics.py checks it against NLTK."""
+    import math
+    import sys
+    from collections import Counter
+
+    if not prediction or not reference:
+        return 100.0 if not prediction and not reference else 0.0
+    log_sum = 0.0
+    for n in (1, 2):
+        hyp = Counter(prediction[i : i + n] for i in range(len(prediction) - n + 1))
+        ref = Counter(reference[i : i + n] for i in range(len(reference) - n + 1))
+        matched = sum(min(count, ref[gram]) for gram, count in hyp.items())
+        if n == 1 and matched == 0:
+            return 0.0
+        log_sum += 0.5 * math.log(matched / max(1, sum(hyp.values())) if matched else sys.float_info.min)
+    hyp_len, ref_len = len(prediction), len(reference)
+    brevity = 1.0 if hyp_len > ref_len else math.exp(1 - ref_len / hyp_len)
+    return 100 * brevity * math.exp(log_sum)
+
+
+def _lcs_words(ref: list[str], hyp: list[str]) -> set[str]:
+    """The words of `ref` on one longest common subsequence with `hyp`, traced back as the `rouge` package does."""
+    table = [[0] * (len(hyp) + 1) for _ in range(len(ref) + 1)]
+    for i, r in enumerate(ref, 1):
+        for j, h in enumerate(hyp, 1):
+            table[i][j] = table[i - 1][j - 1] + 1 if r == h else max(table[i - 1][j], table[i][j - 1])
+    words, i, j = set(), len(ref), len(hyp)
+    while i and j:
+        if ref[i - 1] == hyp[j - 1]:
+            words.add(ref[i - 1])
+            i, j = i - 1, j - 1
+        elif table[i - 1][j] > table[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return words
+
+
+def rouge_l_summary_level(prediction: str, reference: str) -> float:
+    """The QUENCH authors' ROUGE-L (0-100): the `rouge` package's (pltrdy, 1.0.1) summary-level ROUGE-L P and R, as
+    `Rouge(metrics=['rouge-l']).get_scores(prediction, reference)` computes them, combined as 2PR/(P+R); both empty
+    100, one empty 0, as their script. Its quirks are kept: sentences split at every ".", words at single spaces,
+    case kept, and words counted once (a set), union LCS over sentences included. A text with no sentence (e.g.
+    "...", where the package raises) scores 0. Written here because `rouge` is not a dependency;
+    tests/test_quench_metrics.py checks it against the package."""
+    if not prediction or not reference:
+        return 100.0 if not prediction and not reference else 0.0
+    hyp = [" ".join(s.split()) for s in prediction.split(".") if s]
+    ref = [" ".join(s.split()) for s in reference.split(".") if s]
+    if not hyp or not ref:
+        return 0.0
+    hyp_words = {w for s in hyp for w in s.split(" ")}
+    ref_words = {w for s in ref for w in s.split(" ")}
+    union: set[str] = set()
+    common = 0
+    for ref_sentence in ref:
+        before = len(union)
+        for hyp_sentence in hyp:
+            union |= _lcs_words(ref_sentence.split(" "), hyp_sentence.split(" "))
+        common += len(union) - before
+    recall, precision = common / len(ref_words), common / len(hyp_words)
+    return 100 * 2 * precision * recall / (precision + recall) if precision + recall else 0.0

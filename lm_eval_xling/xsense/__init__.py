@@ -1,1 +1,9 @@
 """Multi-sense consistency (Ohmer et al.): PAWS-X and XNLI in en/de/zh, model-internal translation."""
+
+from lm_eval_xling.reports.contrasts import Contrast, ReportFamily
+
+REPORT = ReportFamily(
+    "xsense",
+    "XSense",
+    tuple(Contrast(f"source vs translated ({low})", "en", low, metrics=("acc",)) for low in ("de", "zh")),
+)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from lm_eval_xling.errors import UserError
+
 
 @dataclass(frozen=True)
 class Instruction:
@@ -72,7 +74,5 @@ def translation_prompt(text: str, source: str, target: str) -> str:
     try:
         template = TRANSLATE[source, target]
     except KeyError:
-        raise ValueError(
-            f"no translation instruction for {source}->{target}; directions: {sorted(TRANSLATE)}"
-        ) from None
+        raise UserError(f"no translation instruction for {source}->{target}; directions: {sorted(TRANSLATE)}") from None
     return template.format(text=text)

@@ -15,10 +15,12 @@ from typing import Any
 import datasets
 
 from lm_eval_xling.data import DatasetSpec, Field, jsonl_lines, load_dataset
+from lm_eval_xling.errors import UserError
+from lm_eval_xling.metrics import INVALID
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf
-from lm_eval_xling.schemas import PAWSX, XNLI
-from lm_eval_xling.xsense.answers import INVALID, LABEL_WORDS, standardize
+from lm_eval_xling.xsense.answers import LABEL_WORDS, after_reasoning, standardize
 from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose, translation_prompt
+from lm_eval_xling.xsense.schema import PAWSX, XNLI
 
 SPECS = {"pawsx": PAWSX, "xnli": XNLI}
 INSTRUCTION_FIELDS = {name: Field(str) for name in ("prefix", "suffix", "sentence_word", "instruction_language")}
@@ -124,7 +126,7 @@ def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]
 def load_translation_requests(docs: str | None = None, **_: Any) -> datasets.DatasetDict:
     """custom_dataset hook of xsense_translate: the texts to translate, from `--metadata '{"docs": ...}'`."""
     if not docs:
-        raise ValueError('xsense_translate needs --metadata \'{"docs": "<requests .jsonl>"}\' (see consistency run)')
+        raise UserError('xsense_translate needs --metadata \'{"docs": "<requests .jsonl>"}\' (see consistency run)')
     records = read_docs(Path(docs), TRANSLATION_REQUEST)
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(records)})
 
@@ -133,17 +135,50 @@ def translation_request_prompt(doc: dict[str, Any]) -> str:
     return translation_prompt(doc["text"], doc["source_language"], doc["target_language"])
 
 
-_QUOTES = {'"': '"', "'": "'", "“": "”", "„": "“", "‘": "’", "«": "»", "「": "」"}
+_QUOTES = {'"': '"', "'": "'", "“": "”", "„": "“", "‘": "’", "«": "»", "「": "」", "»": "«", "‚": "‘"}
+_LABEL = re.compile(r"^(?:translation|übersetzung|翻译|译文)\s*[:：]\s*", re.I)  # "Translation: <text>"
 
 
-def clean_translation(text: str) -> str:
-    """The translation in a reply: its first non-empty line (every text sent is one line; models append notes
-    after it), without the quotes the prompt put around the text and models echo."""
-    text = next((line.strip() for line in text.splitlines() if line.strip()), "")
+def _partner(text: str) -> int:
+    """Where the quote opening `text` closes (-1: never). A symmetric quote opens after a space or bracket and
+    closes before one or punctuation; between letters it is an apostrophe ("it's")."""
+    opening, closing = text[0], _QUOTES[text[0]]
+    depth = 0
+    for i, char in enumerate(text):
+        if char not in (opening, closing):
+            continue
+        before = text[i - 1] if i else " "
+        after = text[i + 1] if i + 1 < len(text) else " "
+        if opening != closing:
+            depth += 1 if char == opening else -1
+        elif before.isspace() or before in "([":
+            depth += 1
+        elif not after.isalnum():
+            depth -= 1
+        if depth == 0:
+            return i
+    return -1
+
+
+def _unquote(text: str) -> str:
+    """`text` without quotes around all of it; quotes that close inside it ('"Ja" oder "Nein"') stay."""
     for _ in range(2):
-        if len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
-            text = text[1:-1].strip()
+        if len(text) < 2 or text[0] not in _QUOTES or _partner(text) != len(text) - 1:
+            break
+        text = text[1:-1].strip()
     return text
+
+
+def clean_translation(text: object) -> str:
+    """The translation in a reply: after any reasoning block, its first non-empty line that does not announce
+    what follows with a colon ("Here is the translation:") (every text sent is one line; models add notes after it),
+    without a "Translation:" label or the quotes around it that the prompt put there and models echo."""
+    if not isinstance(text, str):
+        return ""
+    lines = [line.strip() for line in after_reasoning(text).splitlines() if line.strip()]
+    while len(lines) > 1 and lines[0].endswith((":", "：")):  # "Here is the translation:", "翻译如下："
+        lines.pop(0)
+    return _unquote(_LABEL.sub("", lines[0])) if lines else ""
 
 
 def clean_translations(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:

@@ -12,17 +12,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lm_eval_xling.samples import SamplesError, read_samples
+from lm_eval_xling.errors import UserError
+from lm_eval_xling.results.logs import SamplesError, read_samples
 from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, TRANSLATE
-from lm_eval_xling.xsense.tasks import clean_translation
+from lm_eval_xling.xsense.tasks import clean_translation, with_instruction
 
 CONDITIONS = ("T", "I", "X")
+PIECES = ("prefix", "suffix", "sentence")  # the instruction pieces, as Instruction names them
 _PIECES = {"prefix": "prefix", "suffix": "suffix", "sentence_word": "sentence"}  # doc column -> Instruction field
 
 
 def check_direction(source: str, target: str) -> None:
     if (source, target) not in TRANSLATE:
-        raise ValueError(f"unsupported direction {source}->{target}; the paper's are {sorted(TRANSLATE)}")
+        raise UserError(f"unsupported direction {source}->{target}; the paper's are {sorted(TRANSLATE)}")
 
 
 def requests(
@@ -59,6 +61,11 @@ def conditions(family: str, docs: dict[int, dict], translations: dict[str, str],
         "I": [docs[i] | translated_instruction for i in sorted(docs)],
         "X": [docs[i] | inputs[i] for i in sorted(docs)],
     }
+
+
+def native_instruction(family: str, docs: dict[int, dict], language: str) -> list[dict]:
+    """The source documents asked with `language`'s native-speaker instruction (the paper's Table 9)."""
+    return [with_instruction(docs[i], INSTRUCTIONS[family][language], language) for i in sorted(docs)]
 
 
 def write_jsonl(path: Path, records: list[dict]) -> Path:

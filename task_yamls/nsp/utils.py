@@ -1,6 +1,8 @@
-# Hooks for the NSP YAMLs; the code lives in the package (this file is loaded by path, see lm_eval_xling.nsp).
-from lm_eval_xling.nsp import (  # noqa: F401
+# Hooks for these YAMLs, loaded by path by lm-eval; the code lives in the package (see the imports).
+from lm_eval_xling.nsp.tasks import (  # noqa: F401
     cot_prompt,
+    cot_prompt_hausa,
+    cot_prompt_swahili,
     direct_prompt,
     extract_answers,
     load,

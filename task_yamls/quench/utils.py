@@ -1,16 +1,19 @@
-# Hooks for the QUENCH YAMLs; the code lives in the package (this file is loaded by path, see lm_eval_xling.quench).
-from lm_eval_xling.quench import (  # noqa: F401
+# Hooks for these YAMLs, loaded by path by lm-eval; the code lives in the package (see the imports).
+from lm_eval_xling.quench.tasks import (  # noqa: F401
     EntityTask,
     RationaleTask,
     entity_cot_prompt,
+    entity_named_cot_prompt,
+    entity_named_prompt,
     entity_prompt,
-    entity_target,
     extract_entities,
     extract_rationale,
     indic_only,
-    load,
-    load_rationale_gold,
+    load_entities,
     load_rationale_pred,
     non_indic_only,
-    rationale_prompt,
+    rationale_gold_cot_prompt,
+    rationale_gold_prompt,
+    rationale_pred_cot_prompt,
+    rationale_pred_prompt,
 )

@@ -1,4 +1,4 @@
-# Hooks for the xsense YAMLs; the code lives in the package (this file is loaded by path).
+# Hooks for these YAMLs, loaded by path by lm-eval; the code lives in the package (see the imports).
 from lm_eval_xling.xsense.tasks import (  # noqa: F401
     bleu,
     chrf,

@@ -1,2 +1,2 @@
-# Hooks for the Y-NQ YAMLs; the code lives in the package (this file is loaded by path).
-from lm_eval_xling.ynq import YNQTask, load  # noqa: F401
+# Hooks for these YAMLs, loaded by path by lm-eval; the code lives in the package (see the imports).
+from lm_eval_xling.ynq.tasks import YNQTask, load  # noqa: F401

@@ -1,0 +1,93 @@
+"""The `lm-eval-xling` command. Each command group's module registers its subcommands (`register`); this entry
+point parses the arguments, runs the command, and turns a user error into one line and exit code 2 (`--debug`
+shows the traceback).
+
+Flags are spelt as lm-eval spells them (`--batch_size`); the dashed spelling (`--batch-size`) is accepted too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from lm_eval_xling.errors import UserError
+
+DESCRIPTION = (
+    "Cross-lingual evaluation protocols as lm-eval tasks: build their data, run them, re-score and judge sample "
+    "logs, compare runs and write reports. Flags take lm-eval's spelling (--batch_size) or the dashed one."
+)
+COMMAND_MODULES = (  # in the order `--help` lists them
+    "lm_eval_xling.cli.run",
+    "lm_eval_xling.cli.data",
+    "lm_eval_xling.cli.score",
+    "lm_eval_xling.cli.reports",
+    "lm_eval_xling.nsp.commands",
+    "lm_eval_xling.quench.commands",
+    "lm_eval_xling.xparade.commands",
+    "lm_eval_xling.xsense.commands",
+    "lm_eval_xling.ynq.commands",
+)
+
+
+class CommandFailed(SystemExit):
+    """Exit code 2 after a user error; its text is the message already printed to stderr."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.code = 2
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help lists each flag under its lm-eval spelling only (the dashed alias works but is not shown)."""
+
+    def _format_action_invocation(self, action: argparse.Action) -> str:
+        if len(action.option_strings) == 2 and action.option_strings[1] == action.option_strings[0].replace("_", "-"):
+            action = argparse.Action(action.option_strings[:1], action.dest, action.nargs, metavar=action.metavar)
+        return super()._format_action_invocation(action)
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose `--flag_name` options also answer to `--flag-name`."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *names: str, **kwargs):
+        aliases = [n.replace("_", "-") for n in names if n.startswith("--") and "_" in n]
+        return super().add_argument(*names, *aliases, **kwargs)
+
+
+def command(sub: argparse._SubParsersAction, name: str, example: str, **kwargs) -> Parser:
+    """A subcommand whose `--help` ends with a worked example."""
+    cmd = sub.add_parser(name, epilog=f"example:\n  {example}", **kwargs)
+    cmd.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of an error")
+    return cmd
+
+
+def parser() -> Parser:
+    top = Parser(prog="lm-eval-xling", description=DESCRIPTION)
+    top.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    sub = top.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, extra = parser().parse_known_args(argv)
+    if extra and not getattr(args, "passes_through", False):  # only run-like commands pass arguments to lm_eval
+        parser().error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        return args.func(args, extra) if getattr(args, "passes_through", False) else args.func(args)
+    except (UserError, OSError) as err:
+        if args.debug:
+            raise
+        message = f"{' '.join(filter(None, (args.command, getattr(args, 'action', None))))}: {err}"
+        print(message, file=sys.stderr)
+        raise CommandFailed(message) from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""NSP (next-sentence prediction on children's stories): prompts, answer filter and per-document metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import datasets
+
+from lm_eval_xling.data import load_dataset
+from lm_eval_xling.metrics import INVALID
+from lm_eval_xling.nsp.answers import extract_choice
+from lm_eval_xling.nsp.schema import NSP
+
+# The prompts of the authors' scripts, verbatim (the replies behind the paper's Table 2 answer these, not the
+# appendix's variant, which puts the two options and the instruction on consecutive lines).
+_QUESTION = (
+    "Given the following story context:\n\n{context}\n\nWhich sentence comes next?\n\nA: {opt_a}\n\nB: {opt_b}\n\n"
+)
+_DIRECT = "Only reply with a single letter: A or B. Do not say Neither, you have to reply with a single letter."
+# Chain-of-thought instruction by reasoning language; the paper reports English reasoning only.
+_COT = {
+    "en": "First, provide a step-by-step reasoning in English explaining which sentence is a more logical "
+    "continuation of the story. After your reasoning, on a new line, state your final answer as only a single "
+    "letter: A or B.",
+    "sw": "Kwanza, toa sababu hatua kwa hatua kwa lugha ya Kiswahili ukieleza ni sentensi ipi inayoendeleza hadithi "
+    "kimantiki zaidi. Baada ya maelezo yako, kwenye mstari mpya, taja jibu lako la mwisho kama herufi moja tu: A au B.",
+    "ha": "Da farko, bayar da dalili mataki-mataki a cikin harshen Hausa da ke bayanin wace jumla ce ta fi dacewa "
+    "da ci gaban labarin. Bayan ka bayar da dalilinka, a kan sabon layi, bayyana amsarka ta karshe da harafi guda "
+    "daya kawai: A ko B.",
+}
+
+
+def load(subset: str, **_: Any) -> datasets.DatasetDict:
+    """custom_dataset hook: one language of lm-eval-xling/nsp (Hub, or LM_EVAL_XLING_DATA)."""
+    return load_dataset(NSP, subset)
+
+
+def _question(doc: dict) -> str:
+    return _QUESTION.format(context=doc["context"], opt_a=doc["option_a"], opt_b=doc["option_b"])
+
+
+def direct_prompt(doc: dict) -> str:
+    return _question(doc) + _DIRECT
+
+
+def cot_prompt(doc: dict) -> str:
+    """Chain of thought, reasoning in English (the paper's setting for every language)."""
+    return _question(doc) + _COT["en"]
+
+
+def cot_prompt_swahili(doc: dict) -> str:
+    """Chain of thought, reasoning in Swahili (the authors' script has it; the paper reports no numbers)."""
+    return _question(doc) + _COT["sw"]
+
+
+def cot_prompt_hausa(doc: dict) -> str:
+    """Chain of thought, reasoning in Hausa (the authors' script has it; the paper reports no numbers)."""
+    return _question(doc) + _COT["ha"]
+
+
+def extract_answers(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
+    """Filter: each raw reply becomes "A", "B" or INVALID."""
+    return [[extract_choice(r) or INVALID for r in doc_resps] for doc_resps in resps]
+
+
+def process_results(doc: dict, results: list[str]) -> dict[str, float]:
+    """accuracy (an invalid answer counts as wrong) and the invalid-answer rate."""
+    answer = results[0]
+    return {"acc": float(answer == doc["label"]), "invalid": float(answer == INVALID)}

@@ -1,1 +1,0 @@
-"""Answer extraction from free-form model output."""

@@ -1,0 +1,237 @@
+"""Compare two checkpoints' lm-eval runs document by document, with a paired bootstrap per task and metric.
+
+Input: two folders written by `lm_eval --output_path DIR --log_samples` (DIR/<model>/results_<date>.json and
+samples_<task>_<date>.jsonl; searched recursively, the newest log of a task when a folder holds several). A task is
+compared when both folders have a sample log of it. lm-eval writes the per-document value of every metric into each
+sample line (the keys named in its "metrics" list); the line of the first filter is used for each document (as
+`lm_eval_xling.results.logs.read_samples` reads it). Documents are paired by doc_id, and a paired doc_id must carry the
+same `doc_hash` in both logs, else the runs were not made on the same documents and the comparison is refused.
+
+A metric is compared when its aggregation is a per-document mean (the task's `metric_list` in the results file beside
+the log, else lm-eval's default aggregation for the metric name, else lm-eval's own fallback, the mean) and every
+paired document has a finite number for it. Corpus-level metrics (BLEU, F1, custom aggregations), whose per-document
+values are tuples or dicts, are skipped and listed with the reason.
+
+Statistics, over the n documents both runs scored: A and B are the two means, diff = mean(B - A) (equal to
+B - A), and the 95% interval of diff is the percentile interval of a paired bootstrap: `scipy.stats.bootstrap` with
+paired=True resamples document indices with replacement, the same indices for A and B, `iters` times from
+`numpy.random.default_rng(seed)` (a fresh generator per task and metric, so a result does not depend on what else is
+compared). The two-sided p-value is read from the same resampled differences: the share of them on the other side
+of zero from the observed diff (zero itself counted as the other side), times 2, capped at 1 (the percentile
+bootstrap test, which rejects at 5% exactly when the percentile interval excludes 0, up to quantile interpolation);
+p is 1 when diff is 0, and 0 means below 2/iters. `significant` is true when the interval excludes 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lm_eval_xling.errors import UserError
+from lm_eval_xling.results.folders import sample_logs
+from lm_eval_xling.results.logs import (
+    SamplesError,
+    check_pairing,
+    logged_doc_hash,
+    read_results,
+    read_samples,
+    results_beside,
+    run_config,
+)
+from lm_eval_xling.results.metrics import configured_aggregations, finite_number, non_mean_aggregation
+from lm_eval_xling.stats import RESAMPLES, paired_difference
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    a: float
+    b: float
+    diff: float
+    ci: tuple[float, float]
+    p: float
+    significant: bool
+    n: int
+    filter: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The `--json` view: {"a", "b", "diff", "ci": [lo, hi], "p", "significant", "n"}."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "diff": self.diff,
+            "ci": list(self.ci),
+            "p": self.p,
+            "significant": self.significant,
+            "n": self.n,
+        }
+
+
+@dataclass
+class Comparison:
+    """Per-task, per-metric results, and what was left out and why."""
+
+    results: dict[str, dict[str, MetricComparison]]
+    skipped: dict[str, dict[str, str]] = field(default_factory=dict)  # task -> metric -> reason
+    only_a: list[str] = field(default_factory=list)  # tasks with a sample log in A only
+    only_b: list[str] = field(default_factory=list)
+    unpaired: dict[str, tuple[int, int]] = field(default_factory=dict)  # task -> (docs only in A, only in B)
+    iters: int = RESAMPLES
+    seed: int = 0
+
+    def as_dict(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """{task: {metric: {"a", "b", "diff", "ci", "p", "significant", "n"}}}."""
+        return {task: {m: c.as_dict() for m, c in metrics.items()} for task, metrics in self.results.items()}
+
+    def notes(self) -> list[str]:
+        """One line per skipped metric, one-sided task and unpaired document count."""
+        lines = [f"skipped: {task} {metric} ({why})" for task, ms in self.skipped.items() for metric, why in ms.items()]
+        lines += [f"only in A, not compared: {task}" for task in self.only_a]
+        lines += [f"only in B, not compared: {task}" for task in self.only_b]
+        lines += [
+            f"{task}: {na} documents only in A and {nb} only in B, left out"
+            for task, (na, nb) in self.unpaired.items()
+            if na or nb
+        ]
+        return lines
+
+
+def find_samples(folder: Path) -> dict[str, Path]:
+    """{task: its newest sample log} under `folder`; an error when there is none."""
+    found = sample_logs(folder)
+    if not found:
+        raise SamplesError(f"{folder}: no samples_<task>_<date>.jsonl (run lm_eval with --log_samples)")
+    return found
+
+
+def _per_doc(path: Path, task: str) -> dict[int, tuple[str, str, dict[str, Any]]]:
+    """{doc_id: (doc_hash, filter, {metric: logged value})} from the first filter's line of each document; a log
+    that is not the one the results file beside it was computed from is refused."""
+    if (results := results_beside(path)).is_file():
+        check_pairing(results, read_results(results), task, path)
+    out = {}
+    for doc_id, sample in read_samples(path).items():
+        hashed = logged_doc_hash(sample)
+        values = {name: sample[name] for name in sample.get("metrics", []) if name in sample}
+        out[doc_id] = (hashed, sample.get("filter", "none"), values)
+    return out
+
+
+def compare_task(
+    task: str, path_a: Path, path_b: Path, iters: int = RESAMPLES, seed: int = 0
+) -> tuple[dict[str, MetricComparison], dict[str, str], tuple[int, int]]:
+    """(compared metrics, skipped metrics with the reason, (docs only in A, docs only in B)) of one task."""
+    docs_a, docs_b = _per_doc(path_a, task), _per_doc(path_b, task)
+    shared = sorted(docs_a.keys() & docs_b.keys())
+    if not shared:
+        raise SamplesError(f"{task}: the two runs have no doc_id in common ({path_a}, {path_b})")
+    for doc_id in shared:
+        if docs_a[doc_id][0] != docs_b[doc_id][0]:
+            raise SamplesError(
+                f"{task} doc_id {doc_id}: doc_hash differs between A ({path_a}) and B ({path_b}); "
+                "the runs were not made on the same documents"
+            )
+    configured = configured_aggregations(run_config(path_a, task)) | configured_aggregations(run_config(path_b, task))
+    metric_names = list(dict.fromkeys(m for i in shared for side in (docs_a, docs_b) for m in side[i][2]))
+    compared: dict[str, MetricComparison] = {}
+    skipped: dict[str, str] = {}
+    for metric in metric_names:
+        if (not_mean := non_mean_aggregation(metric, configured)) is not None:
+            skipped[metric] = f"{not_mean}, not a per-document mean"
+            continue
+        pairs = [(docs_a[i][2].get(metric), docs_b[i][2].get(metric)) for i in shared]
+        pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
+        numbers = [(finite_number(x), finite_number(y)) for x, y in pairs]
+        if not numbers:
+            skipped[metric] = "no document scored in both runs"
+            continue
+        bad = next(((x, y) for (x, y), (fx, fy) in zip(pairs, numbers, strict=True) if fx is None or fy is None), None)
+        if bad is not None:
+            value = bad[0] if finite_number(bad[0]) is None else bad[1]
+            skipped[metric] = f"per-document values are not numbers ({type(value).__name__}: {str(value)[:40]})"
+            continue
+        a = np.array([x for x, _ in numbers])
+        b = np.array([y for _, y in numbers])
+        ci, p = paired_difference(a, b, iters, seed)
+        compared[metric] = MetricComparison(
+            a=float(np.mean(a)),
+            b=float(np.mean(b)),
+            diff=float(np.mean(b - a)),
+            ci=ci,
+            p=p,
+            significant=ci[0] > 0 or ci[1] < 0,
+            n=len(a),
+            filter=docs_a[shared[0]][1],
+        )
+    return compared, skipped, (len(docs_a.keys() - docs_b.keys()), len(docs_b.keys() - docs_a.keys()))
+
+
+def compare_runs(dir_a: Path, dir_b: Path, iters: int = RESAMPLES, seed: int = 0) -> Comparison:
+    """Compare every task with a sample log in both folders (see the module docstring)."""
+    if iters < 1:
+        raise UserError("iters must be at least 1")
+    logs_a, logs_b = find_samples(dir_a), find_samples(dir_b)
+    comparison = Comparison(
+        results={},
+        only_a=sorted(logs_a.keys() - logs_b.keys()),
+        only_b=sorted(logs_b.keys() - logs_a.keys()),
+        iters=iters,
+        seed=seed,
+    )
+    shared = sorted(logs_a.keys() & logs_b.keys())
+    if not shared:
+        raise SamplesError(f"{dir_a} and {dir_b} have no task in common (by samples_<task>_<date>.jsonl)")
+    for task in shared:
+        compared, skipped, unpaired = compare_task(task, logs_a[task], logs_b[task], iters, seed)
+        comparison.results[task] = compared
+        if skipped:
+            comparison.skipped[task] = skipped
+        comparison.unpaired[task] = unpaired
+    return comparison
+
+
+def _p(p: float, iters: int) -> str:
+    return f"<{2 / iters:.2g}" if p == 0 else f"{p:.4f}"
+
+
+def markdown_table(comparison: Comparison) -> str:
+    """The comparison as a Markdown table, followed by the notes (skipped metrics, one-sided tasks)."""
+    lines = [
+        "| task | metric | A | B | B-A | 95% CI | p | significant | n |",
+        "|---|---|---:|---:|---:|---|---:|---|---:|",
+    ]
+    for task, metrics in comparison.results.items():
+        for metric, c in metrics.items():
+            lines.append(
+                f"| {task} | {metric} | {c.a:.4f} | {c.b:.4f} | {c.diff:+.4f} | [{c.ci[0]:+.4f}, {c.ci[1]:+.4f}] "
+                f"| {_p(c.p, comparison.iters)} | {'yes' if c.significant else 'no'} | {c.n} |"
+            )
+    lines.append("")
+    lines.append(f"paired bootstrap over documents, {comparison.iters} resamples, seed {comparison.seed}")
+    return "\n".join(lines + comparison.notes())
+
+
+def forest_plot(comparison: Comparison, path: Path) -> Path:
+    """A forest plot (one row per task and metric: B - A with its 95% interval, a line at 0) as a PNG file."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    rows = [(f"{task} {metric}", c) for task, ms in comparison.results.items() for metric, c in ms.items()]
+    figure = Figure(figsize=(7, 1.2 + 0.4 * max(len(rows), 1)), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    axes.axvline(0, color="grey", linewidth=1, linestyle="--")
+    for y, (_, c) in enumerate(rows):
+        color = "tab:red" if c.significant else "tab:blue"
+        error = [[c.diff - c.ci[0]], [c.ci[1] - c.diff]]
+        axes.errorbar(c.diff, y, xerr=error, fmt="o", color=color, capsize=3)
+    axes.set_yticks(range(len(rows)), [label for label, _ in rows])
+    axes.set_ylim(len(rows) - 0.5, -0.5)  # first row on top
+    axes.set_xlabel("B - A (95% paired bootstrap interval; red: excludes 0)")
+    if not rows:
+        axes.text(0.5, 0.5, "no metric to compare", transform=axes.transAxes, ha="center")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, format="png", dpi=100)
+    return path

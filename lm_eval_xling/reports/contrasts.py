@@ -1,0 +1,58 @@
+"""What the cross-lingual gap report shows per family, declared by the family itself (`REPORT` in
+`lm_eval_xling/<family>/__init__.py`), so that the report knows no task names."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from lm_eval_xling.config import task_dir
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """A high- vs low-resource comparison between tasks whose names differ in one `_`-separated part
+    (nsp_english_cot vs nsp_hausa_cot: high "english", low "hausa")."""
+
+    kind: str
+    high: str
+    low: str
+    metrics: tuple[str, ...] | None = None  # compare only these metrics (None: every shared mean metric)
+
+    def low_task(self, task: str) -> str | None:
+        """The low-resource counterpart of `task`, or None when `task` is not a high-resource task of this kind."""
+        pattern = rf"(?<![^_]){re.escape(self.high)}(?![^_])"
+        return re.sub(pattern, self.low, task, count=1) if re.search(pattern, task) else None
+
+
+@dataclass(frozen=True)
+class ReportFamily:
+    """One family's section of the report: its tasks (by name prefix), title and contrasts."""
+
+    prefix: str
+    title: str
+    contrasts: tuple[Contrast, ...] = ()
+    own_deltas: str | None = None  # label of the tasks' own "<metric>_delta" results, when they report some
+
+    def has(self, task: str) -> bool:
+        return task.split("_", 1)[0] == self.prefix
+
+
+@cache
+def families() -> tuple[ReportFamily, ...]:
+    """The declaration of every family (a task_yamls/ folder whose package declares `REPORT`), by prefix."""
+    found = []
+    for folder in sorted(p for p in task_dir().iterdir() if p.is_dir()):
+        if importlib.util.find_spec(f"lm_eval_xling.{folder.name}") is None:
+            continue
+        declared = getattr(importlib.import_module(f"lm_eval_xling.{folder.name}"), "REPORT", None)
+        if isinstance(declared, ReportFamily):
+            found.append(declared)
+    return tuple(found)
+
+
+def family_of(task: str) -> ReportFamily | None:
+    return next((f for f in families() if f.has(task)), None)

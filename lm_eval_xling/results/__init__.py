@@ -1,0 +1,1 @@
+"""lm-eval's outputs: sample logs and results files, re-scoring them, and reading their metrics."""

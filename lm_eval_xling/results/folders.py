@@ -1,0 +1,106 @@
+"""The one reader of lm-eval output folders (`--output_path`).
+
+lm-eval writes `results_<stamp>.json` and, with `--log_samples`, one `samples_<task>_<stamp>.jsonl` per task with
+the same stamp (an ISO date, so names sort by time). One rule everywhere: the newest file wins, and a results file
+is backed by the sample logs of its own stamp.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lm_eval_xling.results.logs import SamplesError, check_pairing, read_results, task_name_from_path
+
+
+@dataclass(frozen=True)
+class ResultsFile:
+    """One results file lm-eval wrote, parsed."""
+
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def stamp(self) -> str:
+        return self.path.stem.removeprefix("results_")
+
+    def samples_path(self, task: str) -> Path:
+        """The sample log lm-eval wrote for `task` in the same run (it may be absent)."""
+        return self.path.with_name(f"samples_{task}_{self.stamp}.jsonl")
+
+    def checked_samples_path(self, task: str) -> Path | None:
+        """`samples_path(task)` when it exists, after checking that it is the log these results were computed
+        from (`check_pairing`); None when absent."""
+        path = self.samples_path(task)
+        if not path.is_file():
+            return None
+        check_pairing(self.path, self.data, task, path)
+        return path
+
+
+def _folder(folder: Path) -> Path:
+    if not folder.is_dir():
+        raise SamplesError(f"{folder}: not a folder")
+    return folder
+
+
+def results_files(folder: Path) -> list[ResultsFile]:
+    """Every results file under `folder`, oldest first; an unreadable one is an error naming it."""
+    paths = sorted(_folder(folder).rglob("results_*.json"), key=lambda p: (p.name, str(p)))
+    if not paths:
+        raise SamplesError(f"{folder}: no results_<date>.json below it (an lm_eval --output_path folder is expected)")
+    return [_read_results(path) for path in paths]
+
+
+def _read_results(path: Path) -> ResultsFile:
+    return ResultsFile(path, read_results(path))
+
+
+def sample_logs(folder: Path) -> dict[str, Path]:
+    """{task: its newest samples_<task>_<stamp>.jsonl} anywhere under `folder`."""
+    found: dict[str, Path] = {}
+    for path in _folder(folder).rglob("samples_*.jsonl"):
+        task = task_name_from_path(path)
+        if task is not None and (task not in found or path.name > found[task].name):
+            found[task] = path
+    return found
+
+
+def whole_lines(path: Path) -> int | None:
+    """The number of lines, when every line is whole JSON and the file ends with a newline; else None."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.endswith("\n"):
+        return None
+    try:
+        return sum(json.loads(line) is not None for line in text.splitlines())
+    except json.JSONDecodeError:
+        return None
+
+
+def complete_samples(
+    folder: Path, task: str, same_run: Callable[[ResultsFile], bool] = lambda results: True
+) -> Path | None:
+    """The newest complete sample log of `task` under `folder`, or None: a results file of its own run (one that
+    `same_run` accepts) counts its samples, and the log holds exactly as many whole JSON lines, newline-terminated.
+    The rule by which a staged command counts a stage as done: a run killed mid-write (a torn log, a torn or missing
+    results file) is not."""
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.rglob("results_*.json"), key=lambda p: (p.name, str(p)), reverse=True):
+        try:
+            results = _read_results(path)
+        except SamplesError:
+            continue
+        log, counts = results.samples_path(task), results.data.get("n-samples")
+        if task not in results.data["results"] or not log.is_file() or not same_run(results):
+            continue
+        expected = counts.get(task, {}).get("effective") if isinstance(counts, dict) else None
+        if expected is not None and whole_lines(log) == expected:
+            return log
+    return None

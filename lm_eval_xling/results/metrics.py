@@ -1,0 +1,58 @@
+"""Which keys of lm-eval results are metrics, and how lm-eval aggregates each one."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+
+def finite_number(value: Any) -> float | None:
+    """`value` as a float when it is a finite number (bools count as 0/1), else None."""
+    if isinstance(value, (bool, int, float)) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def metric_values(results: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """{task: {"metric,filter": value}} from an lm-eval results dict, stderrs included: its "name,filter" keys with
+    a number (alias and sample_len are not metrics; an "N/A" stderr is left out)."""
+    return {
+        task: {
+            key: number for key, value in metrics.items() if "," in key and (number := finite_number(value)) is not None
+        }
+        for task, metrics in results["results"].items()
+    }
+
+
+_FUNCTION_SOURCE = re.compile(r"^\s*def\s+(\w+)\s*\(")
+
+
+def configured_aggregations(config: dict[str, Any]) -> dict[str, str | None]:
+    """{metric: aggregation as a logged task config records it (None: not set)} from its `metric_list`."""
+    out: dict[str, str | None] = {}
+    for entry in config.get("metric_list") or []:
+        metric = str(entry.get("metric", ""))
+        source = _FUNCTION_SOURCE.match(metric)  # a `!function` metric is recorded as its source code
+        aggregation = entry.get("aggregation")
+        out[source[1] if source else metric] = None if aggregation is None else str(aggregation)
+    return out
+
+
+def non_mean_aggregation(metric: str, configured: dict[str, str | None]) -> str | None:
+    """None when lm-eval averages `metric` over documents, else a short name of its aggregation.
+
+    The configured aggregation wins; else lm-eval's default for the metric name; unknown names are averaged."""
+    from lm_eval.api import registry
+    from lm_eval.api.metrics import mean
+
+    aggregation = configured.get(metric)
+    if aggregation is None:
+        if metric not in registry.metric_agg_registry:
+            return None
+        function = registry.get_metric_aggregation(metric)
+        return None if function is mean else f"aggregation {getattr(function, '__name__', function)}"
+    if aggregation in registry.aggregation_registry and registry.get_aggregation(aggregation) is mean:
+        return None
+    source = _FUNCTION_SOURCE.match(aggregation)
+    return f"aggregation {source[1] if source else aggregation}"

@@ -1,0 +1,152 @@
+"""Re-score lm-eval `--log_samples` files them through the task's own filters and metrics.
+
+Scoring replays the logged raw responses (`resps`) through `lm_eval.evaluator.evaluate` with a model that
+answers every request from the log, so filters, metrics, aggregation and stderr are computed by exactly the
+code path of a live run.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import datasets
+from lm_eval.api.model import LM
+
+from lm_eval_xling.results.logs import (
+    HARNESS_METADATA,
+    SamplesError,
+    doc_hash,
+    read_samples,
+    run_config,
+    task_name_from_path,
+)
+
+
+def _decode(request_type: str, resp: Any) -> Any:
+    """Undo the log's JSON encoding: lm-eval writes loglikelihoods as strings ("-30.1", "False")."""
+    if request_type == "loglikelihood":
+        logprob, is_greedy = resp
+        return float(logprob), is_greedy in (True, "True")
+    if request_type == "loglikelihood_rolling":
+        return float(resp)
+    return resp
+
+
+class ReplayLM(LM):
+    """A model that answers each request with the raw response logged for it."""
+
+    def __init__(self, samples: dict[int, dict[str, Any]], doc_ids: list[int], source: Path):
+        super().__init__()
+        self._samples = samples
+        self._doc_ids = doc_ids  # position in the evaluated subset -> logged doc_id
+        self._source = source
+        self._served: dict[tuple[int, int], int] = defaultdict(int)
+
+    def _replay(self, requests) -> list[Any]:
+        out = []
+        for req in requests:
+            doc_id = self._doc_ids[req.doc_id]
+            sample = self._samples[doc_id]
+            if "doc_hash" in sample and doc_hash(req.doc) != sample["doc_hash"]:
+                raise SamplesError(
+                    f"{self._source} doc_id {doc_id}: the logged document differs from the task's "
+                    "dataset (was the log made on another dataset version?)"
+                )
+            repeat = self._served[doc_id, req.idx]
+            self._served[doc_id, req.idx] += 1
+            try:
+                resp = sample["resps"][req.idx][repeat]
+            except (IndexError, KeyError, TypeError) as err:
+                raise SamplesError(
+                    f"{self._source} doc_id {doc_id}: field 'resps' has no response for request "
+                    f"{req.idx} (repeat {repeat})"
+                ) from err
+            try:
+                out.append(_decode(req.request_type, resp))
+            except (TypeError, ValueError) as err:
+                raise SamplesError(
+                    f"{self._source} doc_id {doc_id}: field 'resps' holds {resp!r:.60} for request {req.idx}; "
+                    f"not a {req.request_type} response"
+                ) from err
+        return out
+
+    generate_until = loglikelihood = loglikelihood_rolling = _replay
+
+
+def _task_manager(task: str, path: Path, metadata: dict | None = None) -> Any:
+    """lm-eval's TaskManager (with `metadata`), after checking that it knows `task`."""
+    from lm_eval.tasks import TaskManager
+
+    manager = TaskManager(metadata=metadata)
+    if task not in manager.task_index:
+        raise SamplesError(f"{path}: lm-eval knows no task {task!r} (the name comes from the file name or --task)")
+    return manager
+
+
+def _logged(path: Path, task: str | None) -> tuple[str, dict[int, dict[str, Any]], list[int]]:
+    """(task name, samples by doc_id, sorted doc_ids) of a samples file."""
+    task = task or task_name_from_path(path)
+    if task is None:
+        raise SamplesError(
+            f"{path}: cannot tell the task from the file name; pass --task NAME (consistency compare: --task_a)"
+        )
+    samples = read_samples(path)
+    return task, samples, sorted(samples)
+
+
+def score_samples(
+    path: Path, task: str | None = None, metadata: dict | None = None, bootstrap_iters: int = 100_000
+) -> dict[str, Any]:
+    """Re-score one samples file; return lm-eval's results dict (with "results", "versions", ...).
+
+    The task is built as the run used it: with the run's `--metadata` (e.g. a translated docs file), updated with
+    `metadata`, and its generation settings (`--gen_kwargs`), both read by `run_config`."""
+    from lm_eval.evaluator import evaluate
+
+    task, samples, doc_ids = _logged(path, task)
+    config = run_config(path, task)
+    run_meta = {k: v for k, v in config.get("metadata", {}).items() if k not in HARNESS_METADATA}
+    task_dict = _task_manager(task, path, run_meta | (metadata or {}) or None).load([task])
+    if doc_ids[-1] >= (n_docs := len(task_dict["tasks"][task].eval_docs)):
+        raise SamplesError(
+            f"{path}: doc_id {doc_ids[-1]}, but {task} has {n_docs} documents (a log of another dataset or split?)"
+        )
+    if config.get("generation_kwargs"):
+        task_dict["tasks"][task].set_config(key="generation_kwargs", value=config["generation_kwargs"])
+    prefix = doc_ids == list(range(len(doc_ids)))
+    results = evaluate(
+        lm=ReplayLM(samples, doc_ids, path),
+        task_dict=task_dict,
+        limit=len(doc_ids) if prefix else None,
+        samples=None if prefix else {task: doc_ids},
+        bootstrap_iters=bootstrap_iters,
+        log_samples=False,
+    )
+    return results
+
+
+def replay_samples(path: Path, task: str | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """(the task, the samples lm-eval logs for it) with every filter re-applied to the logged raw responses.
+
+    The task runs on the documents as logged (its dataset is swapped for them through lm-eval's task overrides
+    in an inline group), so any task's log replays without its dataset: a built-in task whose data is on the
+    Hub, or a run on translated documents."""
+    from lm_eval.evaluator import evaluate
+
+    task, samples, doc_ids = _logged(path, task)
+    logged = datasets.DatasetDict({"test": datasets.Dataset.from_list([samples[i]["doc"] for i in doc_ids])})
+    overrides = {
+        "task": task,
+        "custom_dataset": lambda **_: logged,
+        "test_split": "test",
+        **dict.fromkeys(("training_split", "validation_split", "fewshot_split", "process_docs", "dataset_name")),
+        "num_fewshot": 0,
+    }
+    task_dict = _task_manager(task, path).load([{"group": "lm_eval_xling_replay", "task": [overrides]}])
+    results = evaluate(lm=ReplayLM(samples, doc_ids, path), task_dict=task_dict, bootstrap_iters=0, log_samples=True)
+    replayed = results["samples"][task]
+    for sample in replayed:
+        sample["doc_id"] = doc_ids[sample["doc_id"]]
+    return task_dict["tasks"][task], replayed

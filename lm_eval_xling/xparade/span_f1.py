@@ -1,0 +1,254 @@
+"""X-PARADE span matching and token-level new-information metrics.
+
+A model writes out the spans of the target paragraph that are new (NEW) and those that are inferable (INF); every
+span is matched back to target tokens with `match_span`, which tries, in order, and stops at the first tier that
+finds something:
+
+1. exact: whitespace removed from span and tokens alike, the span equals a contiguous run of whole tokens;
+2. tolerant, whole tokens: the same after NFKC, casefold and removing Unicode punctuation (category P*) and format
+   characters (Cf: zero-width (non-)joiners); combining marks stay (Devanagari vowel signs are Mc/Mn);
+3. tolerant, partial: as 2, but a match may start or end inside a token and is extended to the whole tokens it
+   touches (Chinese spans that split words, "epilep" for "epilepsy"), only where the span is a real word fragment:
+   at least `MIN_FRAGMENT` characters (two for Han characters, each of which is a morpheme), not only digits (a
+   bare "1" or "2012" must not mark "2012年"), and each hit touches a token edge or crosses one (a truncated word
+   keeps one of its ends; "e" or "pil" inside "epilepsy" is no fragment of it).
+
+Matching runs on the concatenation of the (normalised) tokens with a char -> token map, so scripts written without
+spaces work; a match covers every token from its first to its last character, punctuation tokens between them
+included. Every occurrence of the span within the winning tier is marked, overlapping ones included: a repeated
+phrase cannot be told apart from its text alone. A span that is empty after tier-2 normalisation matches nothing.
+
+Metrics are micro-averaged over all tokens of all documents, from one 3x3 confusion matrix (gold rows, predicted
+columns). The per-class P/R/F1 of NEW equal the binary "new information detection" scores (NEW vs SAME+INF). A
+zero denominator gives 0.0, also for F1; macro precision, recall and F1 are the plain means of the three classes'
+scores (an absent class counts 0), the paper's three-way P/R/F1 (its Table 9).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from itertools import chain
+
+import numpy as np
+
+from lm_eval_xling.stats import LEVEL, RESAMPLES, corpus_ci
+
+SAME, NEW, INF = 0, 1, 2
+LABELS = ("same", "new", "inf")
+MIN_FRAGMENT = 3  # characters a span needs before a match inside a token counts (2 for Han, see the docstring)
+
+Labels = Sequence[Sequence[int]]
+# the scores `three_way_prf` returns, by name; `bootstrap_ci` takes one of them
+METRICS = (
+    *(f"{name}_{m}" for name in LABELS for m in ("precision", "recall", "f1")),
+    *(f"macro_{m}" for m in ("precision", "recall", "f1")),
+)
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
+
+
+def _strip_ws(text: str) -> str:
+    return "".join(text.split())
+
+
+def _loose(text: str) -> str:
+    kept = (c for c in unicodedata.normalize("NFKC", text) if not c.isspace())
+    return "".join(c.casefold() for c in kept if unicodedata.category(c)[0] != "P" and unicodedata.category(c) != "Cf")
+
+
+class _Index:
+    """Normalised concatenation of the tokens, its char -> token map and the offsets where tokens meet."""
+
+    def __init__(self, tokens: Sequence[str], norm) -> None:
+        pieces, self.owner, self.bounds = [], [], {0}
+        for i, token in enumerate(tokens):
+            piece = norm(token) if isinstance(token, str) else ""
+            pieces.append(piece)
+            self.owner.extend([i] * len(piece))
+            self.bounds.add(len(self.owner))
+        self.text = "".join(pieces)
+
+    def find(self, needle: str, whole_tokens: bool) -> Iterator[range]:
+        """Token ranges of the occurrences of `needle`: on token edges at both ends, or (partial) touching or
+        crossing at least one token edge."""
+        start = self.text.find(needle)
+        while start >= 0:
+            end = start + len(needle)
+            first, last = self.owner[start], self.owner[end - 1]
+            edges = (start in self.bounds) + (end in self.bounds)
+            if edges == 2 or (not whole_tokens and (edges or first != last)):
+                yield range(first, last + 1)
+            start = self.text.find(needle, start + 1)
+
+
+def is_fragment(needle: str) -> bool:
+    """Whether a normalised span may match inside a token: long enough (see MIN_FRAGMENT) and not only digits."""
+    if needle.isdigit():
+        return False
+    return len(needle) >= (2 if _HAN.fullmatch(needle) else MIN_FRAGMENT)
+
+
+class _Matcher:
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self.exact, self.loose = _Index(tokens, _strip_ws), _Index(tokens, _loose)
+
+    def __call__(self, span: object) -> list[int]:
+        if not isinstance(span, str):
+            return []
+        needle = _loose(span)
+        if not needle:
+            return []
+        tiers = [(self.exact, _strip_ws(span), True), (self.loose, needle, True)]
+        if is_fragment(needle):
+            tiers.append((self.loose, needle, False))
+        for index, key, whole_tokens in tiers:
+            covered = {i for hit in index.find(key, whole_tokens) for i in hit}
+            if covered:
+                return sorted(covered)
+        return []
+
+
+def _strings(items: object) -> list[str]:
+    """The strings of a list or tuple (a parser's output read from a log may hold anything)."""
+    return [item for item in items if isinstance(item, str)] if isinstance(items, list | tuple) else []
+
+
+def match_span(tokens: Sequence[str], span: str) -> list[int]:
+    """Indices of the tokens `span` covers (all occurrences, see the module docstring), [] if it matches nothing
+    (also for a span that is not a string)."""
+    return _Matcher(tokens if isinstance(tokens, list | tuple) else [])(span)
+
+
+def token_labels(
+    tokens: Sequence[str], new_spans: Sequence[str], inf_spans: Sequence[str]
+) -> tuple[np.ndarray, list[str]]:
+    """Predicted label per token (SAME unless covered by a span; NEW wins over INF where they overlap) and the spans
+    that matched nothing (new spans first); entries that are not strings are ignored."""
+    new_spans, inf_spans = _strings(new_spans), _strings(inf_spans)
+    matcher = _Matcher(tokens)
+    hits = {span: matcher(span) for span in {*new_spans, *inf_spans}}
+    labels = np.full(len(tokens), SAME, dtype=np.int8)
+    labels[[i for span in inf_spans for i in hits[span]]] = INF
+    labels[[i for span in new_spans for i in hits[span]]] = NEW
+    return labels, [span for span in (*new_spans, *inf_spans) if not hits[span]]
+
+
+def _doc_confusions(gold: Labels, pred: Labels) -> np.ndarray:
+    """Per-document confusion counts, shape (documents, 3, 3), gold rows and predicted columns."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold documents but {len(pred)} predicted")
+    for i, (g, p) in enumerate(zip(gold, pred, strict=True)):
+        if len(g) != len(p):
+            raise ValueError(f"document {i}: {len(g)} gold labels but {len(p)} predicted")
+    lengths = np.fromiter(map(len, gold), dtype=np.int64, count=len(gold))
+    g = np.fromiter(chain.from_iterable(gold), dtype=np.int64, count=lengths.sum())
+    p = np.fromiter(chain.from_iterable(pred), dtype=np.int64, count=lengths.sum())
+    if g.size and (min(g.min(), p.min()) < 0 or max(g.max(), p.max()) > 2):
+        raise ValueError(f"labels must be {SAME} ({LABELS[0]}), {NEW} ({LABELS[1]}) or {INF} ({LABELS[2]})")
+    doc = np.repeat(np.arange(len(gold)), lengths)
+    return np.bincount(doc * 9 + g * 3 + p, minlength=9 * len(gold)).reshape(len(gold), 3, 3)
+
+
+def _div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    return np.divide(num, den, out=np.zeros(np.shape(den)), where=den > 0)
+
+
+def _scores(conf: np.ndarray) -> dict[str, np.ndarray]:
+    """Every score of `three_way_prf` from confusion matrices of shape (..., 3, 3), vectorised over the leading axes."""
+    tp = np.diagonal(conf, axis1=-2, axis2=-1)
+    n_pred, n_gold = conf.sum(axis=-2), conf.sum(axis=-1)
+    precision, recall, f1 = _div(tp, n_pred), _div(tp, n_gold), _div(2 * tp, n_pred + n_gold)
+    out = {}
+    for k, name in enumerate(LABELS):
+        out[f"{name}_precision"], out[f"{name}_recall"], out[f"{name}_f1"] = (
+            precision[..., k],
+            recall[..., k],
+            f1[..., k],
+        )
+    out["macro_precision"], out["macro_recall"], out["macro_f1"] = (
+        precision.mean(axis=-1),
+        recall.mean(axis=-1),
+        f1.mean(axis=-1),
+    )
+    return out
+
+
+def confusion(gold: Labels, pred: Labels) -> np.ndarray:
+    """Token counts, shape (3, 3): row = gold label, column = predicted label, in LABELS order."""
+    return _doc_confusions(gold, pred).sum(axis=0)
+
+
+def three_way_prf(gold: Labels, pred: Labels) -> dict[str, float]:
+    """{same,new,inf}_{precision,recall,f1} and macro_{precision,recall,f1} (means over the three classes), micro
+    over all tokens."""
+    return {k: float(v) for k, v in _scores(confusion(gold, pred)).items()}
+
+
+def binary_new_prf(gold: Labels, pred: Labels) -> dict[str, float]:
+    """New information detection, NEW against SAME+INF: {"precision", "recall", "f1"}."""
+    scores = three_way_prf(gold, pred)
+    return {k: scores[f"new_{k}"] for k in ("precision", "recall", "f1")}
+
+
+def bootstrap_ci(
+    gold: Labels, pred: Labels, metric: str = "new_f1", n: int = RESAMPLES, seed: int = 0, level: float = LEVEL
+) -> tuple[float, float]:
+    """Percentile confidence interval of `metric` (a key of `three_way_prf`, see METRICS), resampling documents with
+    replacement `n` times; each resample's scores come from its documents' summed confusion counts."""
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; expected one of {', '.join(METRICS)}")
+    return corpus_ci(_doc_confusions(gold, pred), lambda conf: _scores(conf)[metric], n, seed, level)
+
+
+# lm-eval aggregations: each item is the (gold_labels, pred_labels) pair one document's process_results returned.
+def _aggregate(items: Sequence[tuple[Sequence[int], Sequence[int]]], metric: str) -> float:
+    return three_way_prf([g for g, _ in items], [p for _, p in items])[metric]
+
+
+def new_precision(items) -> float:
+    return _aggregate(items, "new_precision")
+
+
+def new_recall(items) -> float:
+    return _aggregate(items, "new_recall")
+
+
+def new_f1(items) -> float:
+    return _aggregate(items, "new_f1")
+
+
+def inf_precision(items) -> float:
+    return _aggregate(items, "inf_precision")
+
+
+def inf_recall(items) -> float:
+    return _aggregate(items, "inf_recall")
+
+
+def inf_f1(items) -> float:
+    return _aggregate(items, "inf_f1")
+
+
+def same_precision(items) -> float:
+    return _aggregate(items, "same_precision")
+
+
+def same_recall(items) -> float:
+    return _aggregate(items, "same_recall")
+
+
+def same_f1(items) -> float:
+    return _aggregate(items, "same_f1")
+
+
+def macro_precision(items) -> float:
+    return _aggregate(items, "macro_precision")
+
+
+def macro_recall(items) -> float:
+    return _aggregate(items, "macro_recall")
+
+
+def macro_f1(items) -> float:
+    return _aggregate(items, "macro_f1")

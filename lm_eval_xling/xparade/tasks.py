@@ -1,0 +1,207 @@
+"""X-PARADE: the model lists the spans of a target paragraph that are new, or new but inferable, relative to a
+source paragraph in another language; its spans are matched back to the target's tokens and scored token by token.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import datasets
+
+from lm_eval_xling.data import load_dataset
+from lm_eval_xling.xparade.schema import XPARADE
+from lm_eval_xling.xparade.span_f1 import INF, LABELS, METRICS, NEW, SAME, confusion, token_labels
+
+LANGUAGES = {"en": "English", "es": "Spanish", "hi": "Hindi", "zh": "Chinese"}
+_LABEL_CODE = {"same": SAME, "new": NEW, "inf": INF}
+NONE = "none"
+ONESHOT_CANDIDATES = 2  # the example, and the one shown instead when the example itself is evaluated (_dev tasks)
+EXAMPLE_MIN_SHARE = 0.1  # each of same, new and inferable covers at least this share of the example's tokens
+
+
+def load(subset: str, **_: Any) -> datasets.DatasetDict:
+    """custom_dataset hook: one direction of lm-eval-xling/xparade (Hub, or LM_EVAL_XLING_DATA)."""
+    return load_dataset(XPARADE, subset)
+
+
+def doc_to_text(doc: dict) -> str:
+    source, target = LANGUAGES[doc["source_lang"]], LANGUAGES[doc["target_lang"]]
+    return f"Source paragraph ({source}): {doc['source']}\nTarget paragraph ({target}): {doc['target']}\n"
+
+
+def doc_to_text_translated(doc: dict) -> str:
+    """The translate-to-English (T) condition of a <xx>-en pair: the source paragraph replaced by its stored English
+    machine translation (the last of `translations`, the one every language has); the target is English already."""
+    source = LANGUAGES[doc["source_lang"]]
+    return (
+        f"Source paragraph (English, machine-translated from {source}): {doc['translations'][-1]}\n"
+        f"Target paragraph (English): {doc['target']}\n"
+    )
+
+
+def token_offsets(doc: dict) -> list[tuple[int, int]]:
+    """(start, end) of every target token in the target paragraph (tokens appear in order, separated by spaces at
+    most)."""
+    offsets, position = [], 0
+    for token in doc["target_tokens"]:
+        start = doc["target"].find(token, position)
+        if start < 0:
+            raise ValueError(f"{doc['id']}: token {token!r} not found in the target paragraph after {position}")
+        position = start + len(token)
+        offsets.append((start, position))
+    return offsets
+
+
+def gold_spans(doc: dict, label: str) -> list[str]:
+    """The gold spans of one label as exact substrings of the target paragraph: maximal runs of consecutive target
+    tokens carrying it, cut from the paragraph (so "however, risks" keeps its spacing)."""
+    offsets, spans, run = token_offsets(doc), [], None
+    for (start, end), gold in zip(offsets, doc["gold"], strict=True):
+        if gold == label:
+            run = (run[0] if run else start, end)
+        elif run:
+            spans.append(doc["target"][slice(*run)])
+            run = None
+    return spans + ([doc["target"][slice(*run)]] if run else [])
+
+
+def _section(name: str, spans: list[str]) -> str:
+    return f"{name}:\n" + ("\n".join(f"- {s}" for s in spans) if spans else NONE)
+
+
+def gold_answer(doc: dict) -> str:
+    """The answer in the format the prompt asks for (the one-shot example's answer)."""
+    return _section("New", gold_spans(doc, "new")) + "\n" + _section("Inferable", gold_spans(doc, "inf"))
+
+
+def oneshot_docs(docs: Any) -> list[dict]:
+    """fewshot process_docs hook: the dev pairs the one-shot example is taken from, best first. As in the paper
+    (section 5.3) the example has both new and inferable spans, and same ones: each label on at least
+    EXAMPLE_MIN_SHARE of its tokens (a single inferable token teaches little); among those, the shortest pair
+    (source + target characters, then id) keeps the prompt short."""
+
+    def balanced(doc: dict) -> bool:
+        return all(doc["gold"].count(label) >= EXAMPLE_MIN_SHARE * len(doc["gold"]) for label in _LABEL_CODE)
+
+    eligible = [d for d in docs if d["gold"] and balanced(d)]
+    return sorted(eligible, key=lambda d: (len(d["source"]) + len(d["target"]), d["id"]))[:ONESHOT_CANDIDATES]
+
+
+# --- reading a model's span lists -----------------------------------------------------------------------------------
+
+# Words a section header may consist of: its label ("new", "inferable", "same"), an ignored section (explanations),
+# and filler ("spans", "information", "not", ...). A line is a header only if every word of its head is one of these.
+_KEYS = {"new", "inferable", "inferrable", "uninferable", "noninferable", "same"}
+_OTHER = {"explanation", "explanations", "note", "notes", "reasoning", "rationale", "analysis", "justification",
+          "comment", "comments", "summary"}  # fmt: skip
+_FILLER = {"information", "info", "spans", "span", "tokens", "content", "text", "not", "non", "but", "the", "and",
+           "list", "of", "label", "labels", "category", "parts", "phrases", "or"}  # fmt: skip
+_NEGATION = {"not", "non", "uninferable", "noninferable"}
+# markdown and list decoration before a header or an item: "## ", "**", "> ", "- ", "1. ", "(a) "
+_LEAD = re.compile(r"^[\s>#*_•·▪●◦‣-]*(?:\(?(?:\d{1,3}|[a-zA-Z])[.)]\s+)?[\s*_]*")
+_HEAD = re.compile(r"[A-Za-z][A-Za-z ()*_-]*")  # the words before the colon (or all the line)
+_HEAD_MAX = 80  # characters
+_COLON = re.compile(r"[:：]")
+_ITEM_LEAD = re.compile(r"^\s*(?:[-*•·▪●◦‣+]|\(?\d{1,3}[.)]|\d{1,3}\s*[-–]\s)\s*")
+# double quotes only: a single quote is also an apostrophe ("Beethoven's")
+_QUOTE = r"[\"“”„«»「『`]([^\"“”„«»「」『』`]+)[\"“”„«»」』`]"
+_QUOTED = re.compile(_QUOTE)
+# a line that starts with a quoted span followed by nothing, a separator or commentary: "span" (why) / "a", "b"
+_QUOTED_LINE = re.compile(r"^\[?\s*" + _QUOTE + r"\s*(?:$|[,;:(\]/–—-])")
+_EMPTY = re.compile(
+    r"^(?:none|n/?a|nil|null|nothing|empty|no (?:new |inferable )?(?:spans?|information|info)(?: found)?"
+    r"|-+|—+|–+|\[\s*\]|\(\s*none\s*\)|无|没有|ninguno|ninguna|कोई नहीं)\W*$",
+    re.I,
+)
+# where a model goes on into an invented next example
+_CONTINUATION = re.compile(r"^[\s#*_>]*(?:source|target)\s+paragraph\b", re.I)
+_STRIP = " \t\"'“”„«»「」『』‘’`*_"
+
+
+def _header(line: str) -> tuple[str, str] | None:
+    """(label, rest of the line) when `line` is a section header: label "new", "inf", "same" or "other"."""
+    text = _LEAD.sub("", line, count=1)
+    colon = _COLON.search(text)
+    head, rest = (text[: colon.start()], text[colon.end() :]) if colon else (text, "")
+    if len(head) > _HEAD_MAX or not _HEAD.fullmatch(head.rstrip()):
+        return None
+    words = set(re.findall(r"[a-z]+", head.lower()))
+    if not words <= _KEYS | _OTHER | _FILLER or not words & (_KEYS | _OTHER):
+        return None
+    if not colon and _ITEM_LEAD.match(line) and not line.lstrip().startswith("**"):
+        return None  # "- new" without a colon is a span, not a header
+    if words & _OTHER:
+        label = "other"
+    elif words & {"inferable", "inferrable", "uninferable", "noninferable"}:
+        label = "new" if words & _NEGATION else "inf"
+    else:
+        label = "new" if "new" in words else "same"
+    return label, rest.strip(" *_")
+
+
+def _items(text: str) -> list[str]:
+    """The spans of one line of a section: the quoted spans if the line starts with one (text after them is
+    commentary), else the line split at semicolons; list markers, markdown and "none"-like entries removed."""
+    text = _ITEM_LEAD.sub("", text, count=1).strip()
+    quoted = _QUOTED.findall(text) if _QUOTED_LINE.match(text) else []
+    pieces = quoted or re.split(r"[;；]", text)
+    spans = (p.strip().strip(_STRIP).strip() for p in pieces)
+    return [s for s in spans if s and not _EMPTY.match(s)]
+
+
+def parse_span_lists(reply: Any) -> dict[str, list[str]]:
+    """{"new": [...], "inf": [...]} from what a model wrote: "New"/"Inferable" sections with headers in any common
+    form (markdown, numbered, "spans"/"information" added, with or without a colon, any order), one or more spans
+    per line (list markers, quotes, semicolons), "none"/"N/A"/"-" for an empty list. Other sections ("Same",
+    "Explanation") are skipped; reading stops where the model starts another example or repeats a section."""
+    text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else "" if reply is None else str(reply)
+    spans: dict[str, list[str]] = {"new": [], "inf": []}
+    current, seen = None, set()
+    for line in text.splitlines():
+        if _CONTINUATION.match(line):
+            break
+        if header := _header(line):
+            label, line = header
+            if label in spans and label in seen and label != current:
+                break  # a list reopened: the model is answering again
+            current = label
+            seen.add(label)
+        if current in spans:
+            spans[current].extend(_items(line))
+    return spans
+
+
+def extract_spans(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
+    """Filter: each reply -> JSON of its new/inferable span lists (readable in the sample logs)."""
+    return [[json.dumps(parse_span_lists(r), ensure_ascii=False) for r in rs] for rs in resps]
+
+
+# the confusion matrix (the paper's Table 8) as token counts "confusion_<gold>_<predicted>", summed over the split
+CONFUSION = tuple(f"confusion_{g}_{p}" for g in LABELS for p in LABELS)
+
+
+def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
+    """Per document: (gold labels, predicted labels) for every span-F1 metric, the confusion counts, and (unmatched,
+    all) span counts."""
+    spans = json.loads(results[0])
+    predicted, unmatched = token_labels(doc["target_tokens"], spans["new"], spans["inf"])
+    gold = [_LABEL_CODE[g] for g in doc["gold"]]
+    counts = confusion([gold], [predicted.tolist()]).ravel().tolist()
+    return {
+        **{m: (gold, predicted.tolist()) for m in METRICS},
+        **dict(zip(CONFUSION, counts, strict=True)),
+        "unmatched_span_rate": (len(unmatched), len(spans["new"]) + len(spans["inf"])),
+    }
+
+
+def token_count(items: list[int]) -> int:
+    """Aggregation of a confusion cell: its tokens over the split."""
+    return int(sum(items))
+
+
+def unmatched_span_rate(items: list[tuple[int, int]]) -> float:
+    """Share of the model's spans, over the whole split, that matched no target tokens."""
+    total = sum(n for _, n in items)
+    return sum(u for u, _ in items) / total if total else 0.0

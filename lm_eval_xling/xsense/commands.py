@@ -1,0 +1,124 @@
+"""Multi-sense consistency's commands: `consistency run`, `consistency compare` and `consistency table`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from lm_eval_xling.cli import command
+
+
+def _run(args: argparse.Namespace, extra: list[str]) -> int:
+    from lm_eval_xling.xsense.pipeline import Run, run, table
+
+    family = args.task.removeprefix("xsense_")
+    plan = Run(args.model, args.model_args, family, args.src, args.tgt, args.output_path, args.limit, extra,
+               translations=args.translations, review_instruction=args.review_instruction)  # fmt: skip
+    report = run(plan)
+    if report is None:  # --review_instruction: stopped before the T and I stages
+        return 0
+    print(json.dumps(report["translation"] | {"bleu_link": report["bleu_link"]}, indent=2))
+    print(table([report]))
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from lm_eval_xling.xsense import quality
+    from lm_eval_xling.xsense.consistency import compare, strict
+
+    result, checked = compare(args.a, args.b, args.task_a, args.task_b, args.invalid_rule)
+    link = None
+    if args.translations:
+        items, language = quality.input_translations(args.translations)
+        link = quality.bleu_link(quality.item_bleu(items, language), result.per_item)
+    if args.json:
+        print(json.dumps(result.summary() | strict(checked), allow_nan=False))
+        return 0
+    print("| | consistency | 95% CI |\n|---|---:|---|")
+    for name in ("all", "correct", "incorrect"):
+        low, high = result.ci[name]
+        print(f"| {name} | {getattr(result, name):.3f} | {low:.3f}-{high:.3f} |")
+    print(f"items compared: {result.n}; invalid answers: A {result.invalid_a}, B {result.invalid_b}")
+    print(
+        f"matched: {checked['matched']}; only in A: {checked['only_a']}, only in B: {checked['only_b']}; "
+        f"correct by {checked['metric']}; invalid rule: {result.invalid_rule}"
+    )
+    if link:
+        print(json.dumps({"bleu_link": strict(link)}, indent=2))
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    from lm_eval_xling.xsense.pipeline import REPORT, table
+
+    print(table([json.loads((folder / REPORT).read_text(encoding="utf-8")) for folder in args.runs]))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    consistency = sub.add_parser(
+        "consistency", help="multi-sense consistency: model-internal translation, T/I/X runs, comparisons"
+    ).add_subparsers(dest="action", required=True)
+    crun = command(
+        consistency,
+        "run",
+        "lm-eval-xling consistency run --model hf --model_args pretrained=MODEL --task xsense_pawsx --src en "
+        "--tgt de --output_path runs/pawsx-en-de --limit 50 --apply_chat_template",
+        help="original, rerun, translation, T, I and X runs of one task and direction, then the report (resumable)",
+        description="Unknown arguments are passed on to every lm_eval run (e.g. --apply_chat_template --batch_size 8).",
+    )
+    crun.add_argument("--model", default="hf")
+    crun.add_argument("--model_args", required=True)
+    crun.add_argument("--task", required=True, choices=("xsense_pawsx", "xsense_xnli"))
+    crun.add_argument("--src", required=True, choices=("en", "de", "zh"))
+    crun.add_argument("--tgt", required=True, choices=("en", "de", "zh"))
+    crun.add_argument("--output_path", type=Path, required=True)
+    crun.add_argument("--limit", type=int, help="evaluate the first N test items")
+    crun.add_argument(
+        "--translations",
+        choices=("model", "paper"),
+        default="model",
+        help="model: the model translates (default); paper: the paper's released gpt-3.5 translations "
+        "(selftrans/ under LM_EVAL_XLING_RAW)",
+    )
+    crun.add_argument(
+        "--review_instruction",
+        action="store_true",
+        help="stop after writing the translated instruction pieces to <output_path>/instruction.json; correct them "
+        "there and run again",
+    )
+    crun.set_defaults(func=_run, passes_through=True)
+    ccompare = command(
+        consistency,
+        "compare",
+        "lm-eval-xling consistency compare runs/a/samples_paws_en_*.jsonl runs/b/samples_paws_de_*.jsonl --json",
+        help="consistency between two sample logs of one task family, aligned by document id; refuses (exit 2) logs "
+        "of different task families or different documents",
+    )
+    ccompare.add_argument("a", type=Path, help="run A's samples_<task>_<date>.jsonl (correct/incorrect refer to A)")
+    ccompare.add_argument("b", type=Path, help="run B's samples file")
+    ccompare.add_argument("--task_a", help="task of A, when the file name does not tell it")
+    ccompare.add_argument("--task_b", help="task of B, when the file name does not tell it")
+    ccompare.add_argument("--translations", type=Path, help="the xsense_translate sample log: adds the BLEU link")
+    ccompare.add_argument(
+        "--invalid_rule",
+        choices=("paper", "never"),
+        default="paper",
+        help="paper (default): two invalid answers agree, as the authors count them; never: they never agree",
+    )
+    ccompare.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"all", "correct", "incorrect", "n", "invalid_a", "invalid_b", "invalid_rule", "tasks", "metric", '
+        '"matched", "only_a", "only_b"} (strict JSON: null for an undefined share)',
+    )
+    ccompare.set_defaults(func=_compare)
+    ctable = command(
+        consistency,
+        "table",
+        "lm-eval-xling consistency table runs/pawsx-en-de runs/xnli-en-zh",
+        help="the paper's table (task x direction by T, I, X) of finished runs",
+    )
+    ctable.add_argument("runs", nargs="+", type=Path, help="--output_path folders of `consistency run`")
+    ctable.set_defaults(func=_table)

@@ -1,0 +1,179 @@
+"""The QUENCH jury end to end through `lm_eval.simple_evaluate`, with scripted models: the evaluated model and the
+judges are registered lm-eval models that reply from tables, so every verdict, unparsed reply and failure is known
+and the scores can be computed by hand under the paper's rule (failed/unparsed = 0 over judges x entities) and the
+alternative one (`_valid`: leaving them out)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import lm_eval
+import lm_eval.models  # noqa: F401 - lm-eval's own models first: it loads them only into an empty registry
+import pytest
+from lm_eval.api.model import LM
+from lm_eval.api.registry import register_model
+
+FAIL = object()
+# the evaluated model's reply per "question id::variable" (questions of the conftest's synthetic QUENCH)
+REPLIES = {
+    "X is the river that flows through the city of Y.::X": "The answer is <X Thames>",
+    "X is the river that flows through the city of Y.::Y": "The answer is <X Paris>",
+    "X wrote the national anthem of India.::X": "The answer is <X Rabindranath Tagore>",
+    "The festival X is celebrated with lamps in India.::X": "The answer is <X Holi>",
+    "X painted the ceiling of the Sistine Chapel.::X": "",  # no answer at all
+    "X is the capital of France and Y its longest river.::X": "The answer is <X Paris>",
+    "X is the capital of France and Y its longest river.::Y": "The answer is <X Seine>",
+    "X is a dish of rice and lentils from South India.::X": "The answer is <X Pongal>",
+}
+# judge replies per gold answer (entity prompts) or gold rationale (rationale prompts)
+JUDGE_A = {
+    "Thames": "correct",
+    "London": "incorrect",
+    "Rabindranath Tagore": "**Correct**",
+    "Diwali": "The correct answer is Diwali, so the contestant's answer is incorrect.",
+    "Michelangelo": "incorrect",
+    "Paris": "Correct.",
+    "Loire": "I cannot tell from this.",  # unparsed
+    "Pongal": FAIL,  # the judge fails after retries
+    "The clue points to Thames.": "On a scale of 1 to 5, I give it 5",
+    "The clue points to Diwali.": "0/5",  # unparsed: not a 1-5 score
+}
+JUDGE_B = {
+    "Thames": "## Judgement\ncorrect",
+    "London": "That's not right.",
+    "Rabindranath Tagore": "correct",
+    "Diwali": "correct",
+    "Michelangelo": "incorrect",
+    "Paris": "correct",
+    "Loire": "incorrect",
+    "Pongal": "correct",
+}
+TABLES = {"a": (JUDGE_A, "Score between 1 to 5: 4"), "b": (JUDGE_B, "3"), "self": ({}, "correct")}
+_GOLD = re.compile(r"## True (?:Answer|Rationale)\n(.*)\n")
+
+
+@register_model("quench-scripted")
+class ScriptedModel(LM):
+    """The evaluated model (`table=model`) or a judge (`table=a|b|self`); judges log every prompt they read."""
+
+    def __init__(self, table: str = "model", model: str = "", record: str = "", **_):
+        super().__init__()
+        self.table, self.record = table, record
+
+    def _reply(self, prompt: str):
+        if self.table == "model":
+            if "The rationale is" in prompt:
+                return "The rationale is the clue."
+            variable = re.search(r"variable (\S+?)[.,] ", prompt)[1]
+            return REPLIES[f"{prompt.rsplit(chr(10), 1)[-1]}::{variable}"]
+        with open(self.record, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"judge": self.table, "prompt": prompt}) + "\n")
+        table, default = TABLES[self.table]
+        reply = table.get(_GOLD.search(prompt)[1], default)
+        if reply is FAIL:
+            raise ConnectionError("scripted failure")
+        return reply
+
+    def generate_until(self, requests, disable_tqdm: bool = False):
+        return [self._reply(r.args[0]) for r in requests]
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError
+
+    def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError
+
+
+def _judge(name: str, record) -> dict:
+    return {"model": "quench-scripted", "model_args": f"table={name},model=judge-{name},record={record}", "name": name}
+
+
+def _run(tmp_path, tasks, judges, **meta):
+    record = tmp_path / "prompts.jsonl"
+    metadata = {"judges": [_judge(j, record) for j in judges], "judge_cache": str(tmp_path / "cache.sqlite")} | meta
+    results = lm_eval.simple_evaluate(
+        model="quench-scripted", model_args="table=model,model=quench-self", tasks=tasks, metadata=metadata,
+        log_samples=True, bootstrap_iters=0,
+    )  # fmt: skip
+    return results, [json.loads(line) for line in record.read_text().splitlines()]
+
+
+def test_entity_jury_scores_equal_hand_computed_values(tmp_path, local_data):
+    results, prompts = _run(tmp_path, ["quench", "quench_rationale_gold"], ["a", "b"])
+    got = {k.removesuffix(",extract"): v for k, v in results["results"]["quench"].items()}
+    # verdicts (a, b) per entity, None = unparsed (Loire, a) or failed (Pongal, a); Michelangelo unanswered
+    # Thames (1,1) London (0,0) Tagore (1,1)i Diwali (0,1)i Michelangelo (0,0) Paris (1,1) Loire (-,0) Pongal (-,1)i
+    assert got["judge_a"] == pytest.approx(100 * 3 / 8)  # paper: / 8 entities
+    assert got["judge_b"] == pytest.approx(100 * 5 / 8)
+    assert got["jury_mean"] == pytest.approx(100 * 8 / 16)  # paper: / (2 judges x 8 entities)
+    assert got["judge_a_valid"] == pytest.approx(100 * 3 / 6)  # alternative: the 2 missing verdicts left out
+    assert got["jury_mean_valid"] == pytest.approx(100 * 8 / 14)
+    assert got["jury_majority"] == pytest.approx(100 * 4 / 8)  # ties (Diwali, Pongal) count 0.5
+    assert got["jury_failures"] == 1 and got["jury_unparsed"] == 1
+    # every question weighs the same: Q1 (1, 0) .5, Q2 1, Q3 .5, Q4 0, Q5 (1, 0) .5, Q6 .5
+    assert got["jury_mean_per_question"] == pytest.approx(100 * 3 / 6)
+    # kappa over the 5 answered entities both judges scored: P = 0.8, Pe = 0.7^2 + 0.3^2 = 0.58
+    assert got["jury_kappa"] == pytest.approx((0.8 - 0.58) / (1 - 0.58))
+    assert got["jury_mean_indic"] == pytest.approx(100 * 4 / 6)  # Tagore, Diwali, Pongal
+    assert got["jury_mean_non_indic"] == pytest.approx(100 * 4 / 10)
+    assert got["jury_mean_delta"] == pytest.approx(100 * (4 / 10 - 4 / 6))
+    assert got["jury_mean_delta_ci_low"] <= got["jury_mean_delta"] <= got["jury_mean_delta_ci_high"]
+    # the judges read the raw reply, the authors' judge prompt
+    entity_prompts = [p["prompt"] for p in prompts if "## True Answer" in p["prompt"] and p["judge"] == "b"]
+    assert len(entity_prompts) == 8
+    assert any("## Answer Given by contestant\nThe answer is <X Holi>\n" in p for p in entity_prompts)
+
+    rationale = {k.removesuffix(",extract"): v for k, v in results["results"]["quench_rationale_gold"].items()}
+    # Likert: a = 5 (Thames), unparsed (Diwali), 4 x 6; b = 3 x 8; x 20 per point
+    assert rationale["judge_a"] == pytest.approx(100 * 29 / 40)
+    assert rationale["judge_a_valid"] == pytest.approx(100 * 29 / 35)
+    assert rationale["jury_mean"] == pytest.approx(100 * 53 / 80)
+    assert rationale["jury_majority"] == pytest.approx(100 * (4 + 6 * 3.5 + 1.5) / 40)  # medians of split pairs
+    assert rationale["jury_unparsed"] == 1 and rationale["jury_failures"] == 0
+
+    sample = next(s for s in results["samples"]["quench"] if s["doc"]["answer"] == "Pongal")
+    marks = json.loads(sample["filtered_resps"][0])["jury"][0]
+    assert marks["a"] == {"verdict": None, "error": "judge failed after retries"} and marks["b"]["verdict"] == 1.0
+
+
+@pytest.mark.parametrize(("exclude", "expected"), [(False, 100 * 7 / 9), (True, 100 * 4 / 6)])
+def test_self_judging_is_the_papers_default_and_can_be_excluded(tmp_path, local_data, exclude, expected):
+    """A judge that is the evaluated model (model=quench-self) counts unless judge_exclude_self is set."""
+    judges = ["a", "b", "self"]
+    record = tmp_path / "prompts.jsonl"
+    specs = [_judge(j, record) for j in judges]
+    specs[2]["model_args"] = f"table=self,model=quench-self,record={record}"
+    results = lm_eval.simple_evaluate(
+        model="quench-scripted", model_args="table=model,model=quench-self", tasks=["quench_indic"],
+        metadata={"judges": specs, "judge_cache": str(tmp_path / "c.sqlite"), "judge_exclude_self": exclude},
+        bootstrap_iters=0,
+    )  # fmt: skip
+    got = results["results"]["quench_indic"]
+    assert got["jury_mean,extract"] == pytest.approx(expected)
+    assert math.isnan(got["judge_self,extract"]) if exclude else got["judge_self,extract"] == 100.0
+
+
+def test_a_judge_without_any_verdict_is_nan_not_zero():
+    from lm_eval_xling.metrics.jury import summarize
+
+    units = [{"a": {"verdict": None, "error": "judge failed after retries"}, "b": {"verdict": 1.0}}] * 3
+    scores = summarize(units, scale=1.0)
+    assert scores["judge_a"] != scores["judge_a"] and scores["judge_b"] == 100.0
+    assert scores["jury_mean"] == pytest.approx(50.0)  # the paper's denominator keeps the failed judge
+
+
+def test_kappa_ignores_unanswered_items():
+    """400 chance-level items then 400 unanswered ones every judge scores 0: kappa stays at chance."""
+    import random
+
+    from lm_eval_xling.metrics.jury import summarize
+
+    rng = random.Random(1)
+    answered = [{n: {"verdict": float(rng.random() < 0.5)} for n in "abc"} for _ in range(400)]
+    unanswered = [{n: {"verdict": 0.0} for n in "abc"} for _ in range(400)]
+    alone = summarize(answered, 1.0)["jury_kappa"]
+    both = summarize(answered + unanswered, 1.0, answered=[True] * 400 + [False] * 400)["jury_kappa"]
+    assert both == pytest.approx(alone) and abs(alone) < 0.1
+    assert summarize(answered + unanswered, 1.0)["jury_kappa"] > 0.3  # what counting them would give

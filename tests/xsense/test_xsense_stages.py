@@ -1,0 +1,39 @@
+"""consistency run: a stage counts as done only with a complete sample log (the rule quench-chain uses), and each
+stage's lm_eval runs through the shared child runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lm_eval_xling.xsense import pipeline
+from lm_eval_xling.xsense.pipeline import Run
+
+TASK = "xsense_pawsx_en"
+
+
+def _write_run(out: Path, stamp: str, lines: int, torn: bool = False) -> Path:
+    """What lm_eval writes for one run of TASK: a results file counting `lines` samples and the sample log."""
+    folder = out / "model"
+    folder.mkdir(parents=True, exist_ok=True)
+    results = {"results": {TASK: {"acc,standardize": 0.5}}, "n-samples": {TASK: {"original": 9, "effective": lines}}}
+    (folder / f"results_{stamp}.json").write_text(json.dumps(results))
+    log = folder / f"samples_{TASK}_{stamp}.jsonl"
+    text = "".join(json.dumps({"doc_id": i, "resps": [["yes"]]}) + "\n" for i in range(lines))
+    log.write_text(text[:-20] if torn else text)
+    return log
+
+
+def test_a_torn_log_is_run_again(tmp_path, monkeypatch):
+    plan = Run("hf", "pretrained=m", "pawsx", "en", "de", tmp_path)
+    _write_run(tmp_path / "original", "2026-01-01T00-00-00", 3, torn=True)  # killed while writing its last line
+    commands = []
+
+    def fake_lm_eval(command: list[str]) -> None:
+        commands.append(command)
+        _write_run(Path(command[command.index("--output_path") + 1]), "2026-01-02T00-00-00", 3)
+
+    monkeypatch.setattr(pipeline, "run_child", fake_lm_eval, raising=False)  # absent before the fix
+    log = plan.stage("original", TASK)
+    assert len(commands) == 1 and log.name == f"samples_{TASK}_2026-01-02T00-00-00.jsonl"
+    assert plan.stage("original", TASK) == log and len(commands) == 1  # complete now: done already
