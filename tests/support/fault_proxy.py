@@ -17,7 +17,7 @@ class FaultProxy:
         self.upstream_port = upstream_port
         self.hang_s = hang_s
         self.faults: deque[str] = deque()
-        self.forwarded_ok = 0  # requests the upstream answered 200: judged for real
+        self.forwarded_ok = 0  # upstream 200s delivered to the client: judged for real
         self.injected = 0
         self.on_forward = None  # optional callback(count) after each forwarded request
         self._lock = threading.Lock()
@@ -58,14 +58,17 @@ class FaultProxy:
                     data, status = resp.read(), resp.status
                 except OSError:
                     data, status = b'{"error": "upstream unreachable"}', 502
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:  # the client gave up waiting (its timeout): it never got this verdict
+                    return
                 with proxy._lock:
                     proxy.forwarded_ok += status == 200
                     count = proxy.forwarded_ok
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
                 if proxy.on_forward:
                     proxy.on_forward(count)
 
