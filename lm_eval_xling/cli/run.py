@@ -10,8 +10,20 @@ from pathlib import Path
 from lm_eval_xling.cli import command
 from lm_eval_xling.config import DATA_ENV, cache_dir, local_root, raw_root
 
-DEFAULT_TASKS = "nsp,nsp_cot,nsp_ll,quench"
-DEFAULT_LIMIT = 5
+# The demo (`run` without --tasks): one task per family, a few documents, short generations.
+DEMO_TASKS = ("nsp", "nsp_ll", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq")
+DEMO_LIMIT = 3
+DEMO_GEN_KWARGS = "max_gen_toks=48"
+DEMO_MAX_LENGTH = 2048  # the embedded model's context in the demo: Y-NQ's documents cut to fit, prefill cheap on CPU
+SCALE_UP = """\
+Full runs: name the tasks, drop --limit (CoT and QUENCH then generate their full budgets), e.g.
+  lm-eval-xling run --tasks nsp,nsp_cot,nsp_ll --model_args pretrained=MODEL --apply_chat_template \\
+      --log_samples --output_path results/
+  lm-eval-xling run --tasks quench,xparade,ynq --model_args pretrained=MODEL --apply_chat_template \\
+      --log_samples --output_path results/
+  lm-eval-xling consistency run --task xsense_pawsx --src en --tgt de --model_args pretrained=MODEL \\
+      --output_path runs/pawsx-en-de
+Results go where --output_path points (with --log_samples, `lm-eval-xling report results/` reads them)."""
 
 
 def ensure_local_data(raw: Path) -> Path:
@@ -33,21 +45,51 @@ def ensure_local_data(raw: Path) -> Path:
     return root
 
 
+def _dataset_present(task: str, root: Path) -> bool:
+    """Whether the local data root holds the dataset a demo task reads."""
+    from lm_eval_xling.data.builders import builders
+    from lm_eval_xling.ynq.tasks import CSV_NAME, HUB_ID
+
+    if task == "ynq":
+        return (root / HUB_ID / CSV_NAME).is_file()
+    family = {"nsp": "nsp", "quench": "quench", "xparade": "xparade", "xsense": "pawsx"}[task.split("_")[0]]
+    return (root / builders()[family].SPEC.hub_id / "README.md").is_file()
+
+
+def _demo_tasks(root: Path) -> str:
+    tasks = [task for task in DEMO_TASKS if _dataset_present(task, root)]
+    for task in DEMO_TASKS:
+        if task not in tasks:
+            print(f"demo: skipped {task}: its dataset is not in {DATA_ENV}", file=sys.stderr)
+    return ",".join(tasks)
+
+
 def _run(args: argparse.Namespace, extra: list[str]) -> int:
-    """The main job: our tasks through the real lm_eval CLI, on the embedded model and local data by default."""
+    """The main job: our tasks through the real lm_eval CLI, on the embedded model and local data by default.
+
+    Without --tasks it is the demo: every family's task at a few documents and short generations."""
     from lm_eval.__main__ import cli_evaluate
 
-    ensure_local_data(args.raw)
-    argv = ["lm_eval", "--model", args.model, "--tasks", args.tasks, "--limit", str(args.limit)]
+    root = ensure_local_data(args.raw)
+    demo = args.tasks is None
+    argv = ["lm_eval", "--model", args.model, "--tasks", _demo_tasks(root) if demo else args.tasks]
+    limit = DEMO_LIMIT if demo and args.limit is None else args.limit
+    if limit is not None:
+        argv += ["--limit", str(limit)]
+    if demo and "--gen_kwargs" not in extra:
+        argv += ["--gen_kwargs", DEMO_GEN_KWARGS]
     argv += ["--batch_size", str(args.batch_size)]
     if args.model_args is None:
         from lm_eval_xling.embedded import model_dir
 
-        argv += ["--model_args", f"pretrained={model_dir()}", "--apply_chat_template"]
+        model_args = f"pretrained={model_dir()}" + (f",max_length={DEMO_MAX_LENGTH}" if demo else "")
+        argv += ["--model_args", model_args, "--apply_chat_template"]
     else:
         argv += ["--model_args", args.model_args]
     sys.argv = argv + extra
     cli_evaluate()
+    if demo:
+        print(SCALE_UP)
     return 0
 
 
@@ -63,11 +105,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub,
         "run",
         "lm-eval-xling run --tasks nsp_hausa --limit 20 --output_path results/ --log_samples",
-        help="run tasks through lm_eval (default: NSP and QUENCH on the embedded model, on locally built data)",
+        help="run tasks through lm_eval (default: a demo of every family on the embedded model, on locally built data)",
         description="Unknown arguments are passed on to lm_eval (e.g. --output_path OUT --log_samples).",
     )
-    run.add_argument("--tasks", default=DEFAULT_TASKS)
-    run.add_argument("--limit", type=float, default=DEFAULT_LIMIT)
+    run.add_argument("--tasks", help=f"default: the demo, {','.join(DEMO_TASKS)} at --limit {DEMO_LIMIT}")
+    run.add_argument("--limit", type=float, help="documents per task (default: all; the demo's 3)")
     run.add_argument("--model", default="hf")
     run.add_argument("--batch_size", default="8")
     run.add_argument("--model_args", help="default: the embedded SmolLM2-135M-Instruct, chat template on")
