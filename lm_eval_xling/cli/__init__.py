@@ -87,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         message = f"{' '.join(filter(None, (args.command, getattr(args, 'action', None))))}: {err}"
         print(message, file=sys.stderr)
         raise CommandFailed(message) from None
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (staged commands turn it into one): no traceback
+        if args.debug:
+            raise
+        print(f"{' '.join(filter(None, (args.command, getattr(args, 'action', None))))}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

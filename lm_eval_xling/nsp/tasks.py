@@ -12,11 +12,16 @@ from lm_eval_xling.nsp.answers import extract_choice
 from lm_eval_xling.nsp.schema import NSP
 
 # The prompts of the authors' scripts, verbatim (the replies behind the paper's Table 2 answer these, not the
-# appendix's variant, which puts the two options and the instruction on consecutive lines).
-_QUESTION = (
-    "Given the following story context:\n\n{context}\n\nWhich sentence comes next?\n\nA: {opt_a}\n\nB: {opt_b}\n\n"
-)
-_DIRECT = "Only reply with a single letter: A or B. Do not say Neither, you have to reply with a single letter."
+# appendix's variant, which puts the two options and the instruction on consecutive lines). The instruction's
+# pieces are document fields where a document carries them (a model-translated NSP question, see xsense), else these.
+_QUESTION = "{nsp_intro}\n\n{context}\n\n{nsp_question}\n\nA: {opt_a}\n\nB: {opt_b}\n\n"
+DIRECT_PIECES = {
+    "nsp_intro": "Given the following story context:",
+    "nsp_question": "Which sentence comes next?",
+    "nsp_answer": (
+        "Only reply with a single letter: A or B. Do not say Neither, you have to reply with a single letter."
+    ),
+}
 # Chain-of-thought instruction by reasoning language; the paper reports English reasoning only.
 _COT = {
     "en": "First, provide a step-by-step reasoning in English explaining which sentence is a more logical "
@@ -35,12 +40,17 @@ def load(subset: str, **_: Any) -> datasets.DatasetDict:
     return load_dataset(NSP, subset)
 
 
+def _piece(doc: dict, name: str) -> str:
+    return doc.get(name) or DIRECT_PIECES[name]
+
+
 def _question(doc: dict) -> str:
-    return _QUESTION.format(context=doc["context"], opt_a=doc["option_a"], opt_b=doc["option_b"])
+    pieces = {name: _piece(doc, name) for name in ("nsp_intro", "nsp_question")}
+    return _QUESTION.format(**pieces, context=doc["context"], opt_a=doc["option_a"], opt_b=doc["option_b"])
 
 
 def direct_prompt(doc: dict) -> str:
-    return _question(doc) + _DIRECT
+    return _question(doc) + _piece(doc, "nsp_answer")
 
 
 def cot_prompt(doc: dict) -> str:

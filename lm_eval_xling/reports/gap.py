@@ -1,13 +1,15 @@
-"""Cross-lingual gap report: per-family tables, high- vs low-resource deltas and invalid-answer rates with
-95% percentile-bootstrap intervals from lm-eval sample logs, written as `report.md` and a self-contained
-`report.html` (plots embedded as base64 PNG). A model run from a local folder is named by `redact.public_name`
-(`local:<folder name>:<sha256 prefix>`), so a shared report names no machine or user."""
+"""Cross-lingual gap report: per-family tables, high- vs low-resource deltas, invalid-answer rates and
+self-translation consistency beside accuracy, with 95% percentile-bootstrap intervals from lm-eval sample logs,
+written as `report.md` and a self-contained `report.html` (plots embedded as base64 PNG). A model run from a local
+folder is named by `redact.public_name` (`local:<folder name>:<sha256 prefix>`), so a shared report names no machine
+or user."""
 
 from __future__ import annotations
 
 import base64
 import html
 import io
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -218,10 +220,36 @@ _CSS = (
 )
 
 
+CONSISTENCY = "consistency.json"  # the report of `lm-eval-xling consistency run` (xsense.pipeline.REPORT)
+
+
+def consistency_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
+    """A row per `consistency run`: accuracy of the original and of the fully translated run (T) beside the
+    consistency of the rerun and each condition with the original (95% CI)."""
+    rows = []
+    for report in reports:
+        runs = report["consistency"]
+        cells = []
+        for name in ("T", "I", "X", "rerun"):
+            result = runs.get(name)
+            if result is None or result["all"] is None:
+                cells.append("-")
+            else:
+                cells.append(f"{_fmt(result['all'])} {_fmt_ci(tuple(result['ci']['all']))}")
+        accuracy = report["accuracy"]
+        translated = "-" if "T" not in accuracy else _fmt(accuracy["T"])
+        rows.append([report["task"], report["direction"], _fmt(accuracy["original"]), translated, *cells,
+                     str(report.get("collapsed", {}).get("n", 0))])  # fmt: skip
+    return rows
+
+
 def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tuple[Path, Path]:
-    """Write report.md and report.html into `out`; return their paths."""
-    runs = load_runs(folders)
-    if not runs:
+    """Write report.md and report.html into `out`; return their paths. A `consistency run` folder (it holds
+    consistency.json) adds a row to the consistency table; its stages' lm-eval runs are not read as task runs."""
+    consistency_folders = [f for f in folders if (f / CONSISTENCY).is_file()]
+    reports = [json.loads((f / CONSISTENCY).read_text(encoding="utf-8")) for f in consistency_folders]
+    runs = load_runs([f for f in folders if f not in consistency_folders])
+    if not runs and not reports:
         prefixes = ", ".join(f.prefix for f in families())
         raise ReportError(f"no task of the families {prefixes} in {', '.join(map(str, folders))}")
     main, invalid = metric_rows(runs, iters)
@@ -253,6 +281,16 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
             _html_table(header, cells),
             f"<img alt='{html.escape(title)} plot' src='data:image/png;base64,{png}'>",
         ]
+    if reports:
+        consistency_header = ["Task", "Direction", "Accuracy", "Accuracy (T)", "T", "I", "X", "rerun", "Collapsed"]
+        cells = consistency_rows(reports)
+        title = "Self-translation consistency"
+        note = ("Share of items answered alike in the original and in each run (95% bootstrap CI); T: instruction "
+                "and inputs translated by the model, I: instruction only, X: inputs only; rerun: the original again "
+                "with other seeds. Collapsed: items whose options became one text in translation (left out of T and "
+                "X).")  # fmt: skip
+        md += [f"## {title}", "", note, "", _table(consistency_header, cells), ""]
+        page += [f"<h2>{title}</h2>", f"<p>{html.escape(note)}</p>", _html_table(consistency_header, cells)]
     delta_header = ["Model", "Comparison", "High", "Low", "Metric", "Delta (high - low)", "95% CI"]
     delta_cells = [[d.model, d.kind, d.high, d.low, d.metric, _fmt(d.value), _fmt_ci(d.ci)] for d in delta_rows]
     none = "No task pair with both sides present."

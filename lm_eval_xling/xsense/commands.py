@@ -12,13 +12,12 @@ from lm_eval_xling.cli import command
 def _run(args: argparse.Namespace, extra: list[str]) -> int:
     from lm_eval_xling.xsense.pipeline import Run, run, table
 
-    family = args.task.removeprefix("xsense_")
-    plan = Run(args.model, args.model_args, family, args.src, args.tgt, args.output_path, args.limit, extra,
+    plan = Run(args.model, args.model_args, args.task, args.src, args.tgt, args.output_path, args.limit, extra,
                translations=args.translations, review_instruction=args.review_instruction)  # fmt: skip
     report = run(plan)
     if report is None:  # --review_instruction: stopped before the T and I stages
         return 0
-    print(json.dumps(report["translation"] | {"bleu_link": report["bleu_link"]}, indent=2))
+    print(json.dumps({key: report[key] for key in ("translation", "collapsed", "bleu_link")}, indent=2))
     print(table([report]))
     return 0
 
@@ -65,14 +64,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "run",
         "lm-eval-xling consistency run --model hf --model_args pretrained=MODEL --task xsense_pawsx --src en "
         "--tgt de --output_path runs/pawsx-en-de --limit 50 --apply_chat_template",
-        help="original, rerun, translation, T, I and X runs of one task and direction, then the report (resumable)",
+        help="original, rerun, translation, T, I and X runs of one declared task and direction, then the report "
+        "(resumable)",
         description="Unknown arguments are passed on to every lm_eval run (e.g. --apply_chat_template --batch_size 8).",
     )
     crun.add_argument("--model", default="hf")
     crun.add_argument("--model_args", required=True)
-    crun.add_argument("--task", required=True, choices=("xsense_pawsx", "xsense_xnli"))
-    crun.add_argument("--src", required=True, choices=("en", "de", "zh"))
-    crun.add_argument("--tgt", required=True, choices=("en", "de", "zh"))
+    crun.add_argument(
+        "--task",
+        required=True,
+        help="a declared task family (xsense_pawsx, xsense_xnli, nsp, nsp_1k, xstorycloze) or one of its tasks in the "
+        "source language (nsp_english_1k); see lm_eval_xling/xsense/declarations.py",
+    )
+    crun.add_argument("--src", required=True, help="source language (en, de, zh, sw, ha, es; as the task declares)")
+    crun.add_argument("--tgt", required=True, help="target language")
     crun.add_argument("--output_path", type=Path, required=True)
     crun.add_argument("--limit", type=int, help="evaluate the first N test items")
     crun.add_argument(

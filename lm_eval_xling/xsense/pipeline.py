@@ -1,47 +1,56 @@
-"""`lm-eval-xling consistency run`: every stage of the protocol as an lm-eval run, resumable.
+"""`lm-eval-xling consistency run`: every stage of the protocol as an lm-eval run, resumable, for any declared task.
 
 Stages, each an `lm_eval` run of the model under test with `--log_samples` into `<output>/<stage>/`:
 original (the task in the source language), rerun (the same again with other sampling seeds: the run-to-run
-baseline), translate (`xsense_translate` over the instruction pieces and input sentences; skipped with the paper's
-released translations), then T, I and X (the source-language task on documents composed from the translations, with
-the instruction pieces of `<output>/instruction.json`, open to review) and I_native (the source inputs with the
-target language's native-speaker instruction). A stage whose sample log is complete
-(`results.folders.complete_samples`: whole lines, as many as its results file counts) is not run again, so a killed
-run resumes at the stage it was in (that stage starts over: its requests are sampled, and lm-eval's request cache
-does not serve sampled requests); each stage's `lm_eval` dies with the command (`child.run_child`). The report
-(`<output>/consistency.json`) compares each run with the original.
+baseline), translate (`xsense_translate` over the instruction pieces and input fields; skipped with the paper's
+released translations), round_trip (the input translations translated back, where the declaration's languages have
+no parallel test sets to serve as references), then T, I and X (the source-language task on documents composed
+from the translations, with the instruction pieces of `<output>/instruction.json`, open to review) and I_native
+(the source inputs with the target language's native-speaker instruction, where the declaration has one).
+The translated documents go to the task through a task file (`<output>/tasks/<stage>.yaml`: the task itself, its
+dataset swapped for the documents' JSONL through lm-eval's own task overrides), so any lm-eval task runs them.
+A stage whose sample log is complete (`results.folders.complete_samples`: whole lines, as many as its results file
+counts) is not run again, so a killed run resumes at the stage it was in (that stage starts over: its requests are
+sampled, and lm-eval's request cache does not serve sampled requests); each stage's `lm_eval` dies with the
+command (`child.run_child`). The report (`<output>/consistency.json`) compares each run with the original.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from lm_eval_xling.child import run_child
-from lm_eval_xling.data import load_dataset
+from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.folders import complete_samples
 from lm_eval_xling.results.logs import read_samples
 from lm_eval_xling.xsense import quality, selftrans, translation
 from lm_eval_xling.xsense.consistency import consistency, read_log, strict
-from lm_eval_xling.xsense.prompts import INPUT_FIELDS
-from lm_eval_xling.xsense.tasks import SPECS
+from lm_eval_xling.xsense.declarations import Translatable, find
 
 RERUN_SEEDS = "1,1235,1235,1234"  # lm_eval --seed: python, numpy, torch, few-shot (default 0,1234,1234,1234)
 RERUN_MODEL_SEED = 1235  # for models that seed their own sampling (API and vLLM models; their default is 1234)
 REPORT = "consistency.json"
 INSTRUCTION = "instruction.json"  # the translated instruction pieces the T and I runs use: review and correct here
 NATIVE = "I_native"  # the paper's Table 9: source inputs with the target language's native-speaker instruction
+ROUND_TRIP = "round_trip"
+# The keys of a task's config that say where its documents come from: replaced by the translated documents' file.
+_DOCUMENT_KEYS = ("dataset_name", "custom_dataset", "process_docs", "training_split", "validation_split",
+                  "fewshot_split")  # fmt: skip
 
 
 @dataclass
 class Run:
     model: str
     model_args: str
-    family: str  # "pawsx" or "xnli"
+    task: str  # what --task names: a declaration (`xsense_pawsx`, `nsp_1k`) or one of its tasks (`nsp_english_1k`)
     source: str
     target: str
     output: Path
@@ -49,10 +58,31 @@ class Run:
     extra: list[str] = field(default_factory=list)  # passed on to every lm_eval run
     translations: str = "model"  # "model": the model's own; "paper": the paper's released ones (selftrans)
     review_instruction: bool = False  # stop once the translated instruction pieces are written, before T and I
+    declaration: Translatable | None = None  # found from `task` unless given
+
+    def __post_init__(self) -> None:
+        language = None
+        if self.declaration is None:
+            self.declaration, language = find(self.task)
+        if language is not None and language != self.source:
+            raise UserError(f"{self.task} asks the task in {language}, but --src is {self.source}")
+        self.declaration.task(self.source)
+        translation.check_direction(self.source, self.target)
 
     @property
-    def task(self) -> str:
-        return f"xsense_{self.family}_{self.source}"
+    def source_task(self) -> str:
+        return self.declaration.task(self.source)
+
+    @property
+    def include_path(self) -> list[str]:
+        """The `--include_path` folders of the extra arguments: in-process task lookups must see those tasks too."""
+        out = []
+        for i, arg in enumerate(self.extra):
+            if arg == "--include_path" and i + 1 < len(self.extra):
+                out.append(self.extra[i + 1])
+            elif arg.startswith("--include_path="):
+                out.append(arg.split("=", 1)[1])
+        return out
 
     def rerun_model_args(self) -> str:
         """model_args for the rerun: with another sampling seed where the model class takes one (API models send
@@ -68,18 +98,35 @@ class Run:
             return self.model_args
         return ",".join(filter(None, (self.model_args, f"seed={RERUN_MODEL_SEED}")))
 
+    def task_file(self, name: str, task: str, docs: Path) -> Path:
+        """A task file that runs `task` on the documents of `docs` (lm-eval reads a group's task entries as
+        overrides of the named task): the same prompt, filters and metrics, the task's own name in the logs."""
+        override = {"task": task, "dataset_path": "json", "dataset_kwargs": {"data_files": {"test": str(docs)}},
+                    "test_split": "test", "num_fewshot": 0, **dict.fromkeys(_DOCUMENT_KEYS)}  # fmt: skip
+        path = self.output / "tasks" / f"{name}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump({"group": f"consistency_{name}", "task": [override]}), encoding="utf-8")
+        return path
+
     def stage(
-        self, name: str, task: str, metadata: dict | None = None, limited: bool = False, rerun: bool = False
+        self,
+        name: str,
+        task: str,
+        metadata: dict | None = None,
+        limited: bool = False,
+        rerun: bool = False,
+        docs: Path | None = None,
     ) -> Path:
-        """Run one stage unless its sample log exists; return the log."""
+        """Run one stage unless its sample log exists; return the log. With `docs`, the task runs on them."""
         out = self.output / name
         if (done := complete_samples(out, task)) is not None:
             print(f"consistency: stage {name} done already ({done}); skipped", flush=True)
             return done
         out.mkdir(parents=True, exist_ok=True)
         model_args = self.rerun_model_args() if rerun else self.model_args
+        tasks = str(self.task_file(name, task, docs)) if docs is not None else task
         command = [sys.executable, "-m", "lm_eval", "--model", self.model, "--model_args", model_args]
-        command += [*self.extra, "--tasks", task, "--log_samples", "--output_path", str(out)]
+        command += [*self.extra, "--tasks", tasks, "--log_samples", "--output_path", str(out)]
         if limited and self.limit is not None:
             command += ["--limit", str(self.limit)]
         if metadata:
@@ -87,65 +134,117 @@ class Run:
         if rerun:
             command += ["--seed", RERUN_SEEDS]
         print(f"consistency: stage {name}: {' '.join(command)}", flush=True)
-        run_child(command)
+        try:
+            run_child(command)
+        except subprocess.CalledProcessError as err:
+            raise UserError(
+                f"stage {name}: lm_eval exited {err.returncode} (its output is above); the same command again "
+                "resumes here, finished stages are kept"
+            ) from None
         log = complete_samples(out, task)
         if log is None:
             raise RuntimeError(f"stage {name}: lm_eval wrote no complete sample log under {out}")
         return log
 
 
-def references(family: str, language: str, doc_ids: list[int]) -> list[dict] | None:
-    """The human test set in `language`, indexed like the source test set (the sets are parallel)."""
-    test = load_dataset(SPECS[family], language)["test"]
-    return [test[i] if i < len(test) else None for i in range(max(doc_ids) + 1)]
+def task_docs(task: str, include_path: list[str]) -> list[dict]:
+    """The evaluation documents of an lm-eval task, as lm-eval builds them."""
+    from lm_eval.tasks import TaskManager
+
+    return list(TaskManager(include_path=include_path or None).load([task])["tasks"][task].eval_docs)
 
 
-def translate(plan: Run, docs: dict[int, dict], refs: list[dict] | None) -> tuple[dict[str, str], Path | None]:
+def references(plan: Run, doc_ids: list[int]) -> dict[int, dict] | None:
+    """The target language's test documents under the source documents' ids, where the declaration's test sets
+    are parallel (they are the human translations); None where they are not."""
+    if not plan.declaration.parallel:
+        return None
+    docs = task_docs(plan.declaration.task(plan.target), plan.include_path)
+    missing = [i for i in doc_ids if i >= len(docs)]
+    if missing:
+        raise UserError(f"{plan.declaration.task(plan.target)} has {len(docs)} documents, no {missing[0]}")
+    return {i: docs[i] for i in doc_ids}
+
+
+def translation_stage(plan: Run, name: str, requests: list[dict]) -> tuple[dict[str, str], Path]:
+    """Run `xsense_translate` over `requests`; {request key: translation} and the stage's log."""
+    requests_file = translation.write_jsonl(plan.output / name / "requests.jsonl", requests)
+    log = plan.stage(name, "xsense_translate", metadata={"docs": str(requests_file)})
+    return translation.read_translations(log), log
+
+
+def translate(
+    plan: Run, docs: dict[int, dict], refs: dict[int, dict] | None
+) -> tuple[dict[str, str], list[dict] | None, Path | None]:
     """{request key: translation} from the model's own translation stage, or the paper's released translations;
-    and the translation stage's log (None for the paper's)."""
+    the requests and the translation stage's log (None for the paper's)."""
     if plan.translations == "paper":
-        return selftrans.translations(plan.family, docs, plan.source, plan.target), None
-    requests = translation.requests(plan.family, docs, plan.source, plan.target, refs)
-    requests_file = translation.write_jsonl(plan.output / "translate" / "requests.jsonl", requests)
-    translated = plan.stage("translate", "xsense_translate", metadata={"docs": str(requests_file)})
-    return translation.read_translations(translated), translated
+        return selftrans.translations(plan.declaration, docs, plan.source, plan.target), None, None
+    requests = translation.requests(plan.declaration, docs, plan.source, plan.target, refs)
+    texts, log = translation_stage(plan, "translate", requests)
+    return texts, requests, log
 
 
 def reviewed_instruction(plan: Run, texts: dict[str, str]) -> dict[str, str]:
     """The translated instruction pieces as `<output>/instruction.json` holds them: written from the translations
-    the first time, read back (with the user's corrections) on every later run."""
+    the first time, read back (with the user's corrections) on every later run; {} for a task without any."""
+    fields = list(plan.declaration.instruction(plan.source))
+    if not fields:
+        return {}
     path = plan.output / INSTRUCTION
     if not path.is_file():
-        pieces = {piece: texts[f"instruction/{piece}"] for piece in translation.PIECES}
+        pieces = {name: texts[f"instruction/{name}"] for name in fields}
         path.write_text(json.dumps(pieces, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     pieces = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(pieces, dict) or set(pieces) != set(translation.PIECES):
-        raise ValueError(f"{path}: expected an object with exactly the keys {list(translation.PIECES)}")
+    if not isinstance(pieces, dict) or set(pieces) != set(fields):
+        raise ValueError(f"{path}: expected an object with exactly the keys {fields}")
     return pieces
+
+
+def quality_items(
+    plan: Run, docs: dict[int, dict], inputs: dict[int, dict[str, str]], refs: dict[int, dict] | None,
+    texts: dict[str, str], requests: list[dict] | None,
+) -> tuple[dict[int, list[tuple[str, str]]], str, str] | None:  # fmt: skip
+    """({doc_id: [(hypothesis, reference), ...]}, its language, "human" or "round_trip") for translation quality:
+    the translated inputs against the human versions, or else the round trip (the model's translations translated
+    back) against the source texts; None where neither exists (the paper's translations of a non-parallel task)."""
+    if refs is not None:
+        items = {i: [(inputs[i][name], refs[i][name]) for name in plan.declaration.inputs] for i in docs}
+        return items, plan.target, "human"
+    if requests is None:
+        return None
+    back, _ = translation_stage(plan, ROUND_TRIP, translation.round_trip(requests, texts))
+    items: dict[int, list[tuple[str, str]]] = {i: [] for i in docs}
+    for request in requests:
+        if not request["key"].startswith("instruction/"):
+            items[int(request["key"].split("/", 1)[0])].append((back[request["key"]], request["text"]))
+    return items, plan.source, ROUND_TRIP
 
 
 def run(plan: Run) -> dict[str, Any] | None:
     """Every stage, then the report; None when `plan.review_instruction` stops before the T and I stages."""
-    translation.check_direction(plan.source, plan.target)
-    original = plan.stage("original", plan.task, limited=True)
-    rerun = plan.stage("rerun", plan.task, limited=True, rerun=True)
+    declaration = plan.declaration
+    original = plan.stage("original", plan.source_task, limited=True)
+    rerun = plan.stage("rerun", plan.source_task, limited=True, rerun=True)
     docs = {doc_id: sample["doc"] for doc_id, sample in read_samples(original).items()}
-    refs = references(plan.family, plan.target, list(docs))
-    texts, translated = translate(plan, docs, refs)
+    refs = references(plan, list(docs))
+    texts, requests, translated = translate(plan, docs, refs)
     pieces = reviewed_instruction(plan, texts)
-    if plan.review_instruction:
+    if plan.review_instruction and pieces:
         print(f"consistency: translated instruction pieces in {plan.output / INSTRUCTION} (edit, then run again):")
         print(json.dumps(pieces, ensure_ascii=False, indent=2))
         return None
-    texts |= {f"instruction/{piece}": text for piece, text in pieces.items()}
-    composed = translation.conditions(plan.family, docs, texts, plan.target)
-    composed[NATIVE] = translation.native_instruction(plan.family, docs, plan.target)
+    inputs = translation.inputs(declaration, docs, texts, plan.target)
+    composed = translation.conditions(declaration, docs, inputs, pieces, plan.target)
+    if (native := translation.native_instruction(declaration, docs, plan.target)) is not None:
+        composed[NATIVE] = native
     logs = {"original": original, "rerun": rerun}
     for condition, records in composed.items():
         docs_file = translation.write_jsonl(plan.output / "datasets" / f"{condition}.jsonl", records)
-        logs[condition] = plan.stage(condition, plan.task, metadata={"docs": str(docs_file)})
-    items = {i: [(texts[f"{i}/{field}"], refs[i][field]) for field in INPUT_FIELDS[plan.family]] for i in docs}
-    report = make_report(plan, logs, items) | {"instruction": pieces, "translations": plan.translations}
+        logs[condition] = plan.stage(condition, plan.source_task, docs=docs_file)
+    scored = quality_items(plan, docs, inputs, refs, texts, requests)
+    collapsed = translation.collapsed(declaration, docs, inputs)
+    report = make_report(plan, logs, scored, collapsed) | {"instruction": pieces, "translations": plan.translations}
     if translated is not None:
         report["logs"]["translate"] = str(translated)
     (plan.output / REPORT).write_text(
@@ -154,39 +253,68 @@ def run(plan: Run) -> dict[str, Any] | None:
     return report
 
 
-def make_report(plan: Run, logs: dict[str, Path], items: dict[int, list[tuple[str, str]]]) -> dict[str, Any]:
-    """Accuracy of every run, consistency of the rerun and each condition with the original, translation quality of
-    the inputs (`items`: {doc_id: [(translation, human reference), ...]}) and its link to consistency and accuracy."""
+def make_report(
+    plan: Run,
+    logs: dict[str, Path],
+    scored: tuple[dict[int, list[tuple[str, str]]], str, str] | None,
+    collapsed: list[int],
+) -> dict[str, Any]:
+    """Accuracy of every run, consistency of the rerun and each condition with the original (items whose options
+    collapsed left out of T and X), translation quality (`scored`, see `quality_items`) and its link to consistency
+    and accuracy."""
     runs = {name: read_log(log).answers for name, log in logs.items()}
-    bleu = quality.item_bleu(items, plan.target)
+    items, language, reference = scored if scored is not None else ({}, plan.target, None)
+    bleu = quality.item_bleu(items, language)
     report: dict[str, Any] = {
-        "task": plan.family,
+        "task": plan.declaration.name,
         "direction": f"{plan.source}-{plan.target}",
         "logs": {name: str(log) for name, log in logs.items()},
         "accuracy": {name: sum(a.correct for a in run.values()) / len(run) for name, run in runs.items()},
         "consistency": {},
-        "translation": quality.quality(items, plan.target),
+        "translation": (quality.quality(items, language) if items else {}) | {"reference": reference},
+        "collapsed": {"n": len(collapsed), "share": len(collapsed) / len(runs["original"]), "doc_ids": collapsed},
         "bleu_link": {},
     }
-    for name in ("rerun", *translation.CONDITIONS, NATIVE):
-        result = consistency(runs["original"], runs[name])
+    for name, answers in runs.items():
+        if name == "original":
+            continue
+        if name in translation.INPUT_CONDITIONS:
+            answers = {i: answer for i, answer in answers.items() if i not in collapsed}
+            if not answers:  # every item collapsed: nothing left to compare
+                report["consistency"][name] = {"all": None, "correct": None, "incorrect": None, "n": 0, "ci": None}
+                continue
+        result = consistency(runs["original"], answers)
         report["consistency"][name] = result.summary() | {"ci": result.ci}
-        if name in ("T", "X"):  # the conditions whose inputs are the model's translations
-            correct = {i: answer.correct for i, answer in runs[name].items()}
+        if name in translation.INPUT_CONDITIONS and bleu:
+            correct = {i: answer.correct for i, answer in answers.items()}
             report["bleu_link"][name] = quality.bleu_link(bleu, result.per_item, correct)
     return strict(report)
 
 
 def _cell(value: float | None, spec: str) -> str:
-    """A table cell; "-" for a share that is undefined (null in the report)."""
+    """A table cell; "-" for a share that is undefined (null in the report) or a run that does not exist."""
     return "-" if value is None else format(value, spec)
 
 
 def table(reports: list[dict[str, Any]]) -> str:
-    """The paper's layout: a row per task and direction, consistency in columns T, I, X (and the rerun baseline)."""
-    lines = ["| task | direction | T | I | X | rerun | BLEU |", "|---|---|---:|---:|---:|---:|---:|"]
+    """The paper's layout, a row per task and direction: consistency in columns T, I, X and the rerun baseline,
+    beside the original's accuracy, translation quality (BLEU against the human translations, or chrF of the
+    round trip where there are none) and the items whose options collapsed in translation."""
+    lines = [
+        "| task | direction | accuracy | T | I | X | rerun | BLEU | round-trip chrF | collapsed |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for report in reports:
-        cells = [_cell(report["consistency"][name]["all"], ".3f") for name in (*translation.CONDITIONS, "rerun")]
-        bleu = _cell(report["translation"]["bleu"], ".1f")
-        lines.append(f"| {report['task']} | {report['direction']} | {' | '.join(cells)} | {bleu} |")
+        runs = report["consistency"]
+        cells = [_cell(runs.get(name, {}).get("all"), ".3f") for name in (*translation.CONDITIONS, "rerun")]
+        quality_ = report["translation"]
+        round_trip = quality_.get("reference") == ROUND_TRIP
+        bleu = _cell(None if round_trip else quality_.get("bleu"), ".1f")
+        chrf = _cell(quality_.get("chrf") if round_trip else None, ".1f")
+        collapsed = report.get("collapsed", {}).get("n", 0)
+        accuracy = _cell(report["accuracy"]["original"], ".3f")
+        lines.append(
+            f"| {report['task']} | {report['direction']} | {accuracy} | {' | '.join(cells)} | {bleu} | {chrf} | "
+            f"{collapsed} |"
+        )
     return "\n".join(lines)

@@ -16,19 +16,19 @@ from pathlib import Path
 
 from lm_eval_xling.config import raw_root
 from lm_eval_xling.data import jsonl_lines
+from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.logs import SamplesError
-from lm_eval_xling.xsense.prompts import INPUT_FIELDS
+from lm_eval_xling.xsense.declarations import Translatable
 from lm_eval_xling.xsense.tasks import clean_translation
 
 FOLDER = "selftrans/translations_gpt-turbo-0301"
-_TASKS = {"pawsx": "individual_tasks/paws-x", "xnli": "xglue/xnli"}
 _SETTINGS = "temp-0.25_topp-1.0_maxt-2048"
-PIECES = ("prefix", "suffix", "sentence")  # the order of responses.json
 
 
-def folder(kind: str, family: str, source: str, target: str) -> Path:
-    """The released folder of one direction; `kind` is "task" (inputs) or "instruction"."""
-    return raw_root() / FOLDER / kind / _TASKS[family] / _SETTINGS / f"{target}_from_{source}"
+def folder(kind: str, released: str, source: str, target: str) -> Path:
+    """The released folder of one direction; `kind` is "task" (inputs) or "instruction", `released` a
+    declaration's folder (`individual_tasks/paws-x`, `xglue/xnli`)."""
+    return raw_root() / FOLDER / kind / released / _SETTINGS / f"{target}_from_{source}"
 
 
 def _read(path: Path) -> Path:
@@ -37,23 +37,27 @@ def _read(path: Path) -> Path:
     return path
 
 
-def inputs(family: str, source: str, target: str) -> list[dict]:
+def inputs(released: str, source: str, target: str) -> list[dict]:
     """The released translated test set, in the order of the source test set."""
-    return [row for _, row in jsonl_lines(_read(folder("task", family, source, target) / "dataset.jsonl"))]
+    return [row for _, row in jsonl_lines(_read(folder("task", released, source, target) / "dataset.jsonl"))]
 
 
-def instruction(family: str, source: str, target: str) -> dict[str, str]:
-    """The released instruction pieces, cleaned as the model's own are (quotes around a reply removed)."""
-    replies = json.loads(_read(folder("instruction", family, source, target) / "responses.json").read_text("utf-8"))
-    return {piece: clean_translation(reply) for piece, reply in zip(PIECES, replies, strict=True)}
+def instruction(released: str, source: str, target: str) -> list[str]:
+    """The released replies to the instruction pieces (prefix, suffix, the word "Sentence"), cleaned as the
+    model's own are (quotes around a reply removed)."""
+    replies = json.loads(_read(folder("instruction", released, source, target) / "responses.json").read_text("utf-8"))
+    return [clean_translation(reply) for reply in replies]
 
 
-def translations(family: str, docs: dict[int, dict], source: str, target: str) -> dict[str, str]:
-    """{request key: translation} in the translation stage's layout (`instruction/<piece>`, `<doc_id>/<field>`)."""
-    rows = inputs(family, source, target)
-    out = {f"instruction/{piece}": text for piece, text in instruction(family, source, target).items()}
+def translations(declaration: Translatable, docs: dict[int, dict], source: str, target: str) -> dict[str, str]:
+    """{request key: translation} in the translation stage's layout (`instruction/<field>`, `<doc_id>/<field>`)."""
+    if declaration.released is None:
+        raise UserError(f"the paper released no translations of {declaration.name}; use --translations model")
+    rows = inputs(declaration.released, source, target)
+    pieces = zip(declaration.instruction(source), instruction(declaration.released, source, target), strict=True)
+    out = {f"instruction/{name}": text for name, text in pieces}
     for doc_id in docs:
         if doc_id >= len(rows):
             raise SamplesError(f"the paper's {target}_from_{source} translations have {len(rows)} rows, no {doc_id}")
-        out |= {f"{doc_id}/{field}": rows[doc_id][field] for field in INPUT_FIELDS[family]}
+        out |= {f"{doc_id}/{field}": rows[doc_id][field] for field in declaration.inputs}
     return out

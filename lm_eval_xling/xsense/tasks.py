@@ -1,9 +1,8 @@
 """Hooks of the xsense task YAMLs: datasets, prompts, answer standardisation and scores.
 
 Each document carries the instruction it is asked with (`prefix`, `suffix`, `sentence_word`,
-`instruction_language`): the native one for the original tasks, the model's own translation in a translated run.
-So one task definition serves the original run and the T/I/X runs, whose documents come from a JSONL file named
-by `--metadata '{"docs": "<file>"}'` (written by `lm-eval-xling consistency run`).
+`instruction_language`): the native one for the original tasks, the model's own translation in a translated run
+(`lm-eval-xling consistency run` gives the task those documents), so one task definition serves both.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction
 from lm_eval_xling.xsense.schema import PAWSX, XNLI
 
 SPECS = {"pawsx": PAWSX, "xnli": XNLI}
-INSTRUCTION_FIELDS = {name: Field(str) for name in ("prefix", "suffix", "sentence_word", "instruction_language")}
 TRANSLATION_REQUEST = {
     "key": Field(str),
     "source_language": Field(str),
@@ -53,13 +51,9 @@ def read_docs(path: Path, fields: dict[str, Field]) -> list[dict[str, Any]]:
     return records
 
 
-def load(family: str, subset: str, docs: str | None = None, **_: Any) -> datasets.DatasetDict:
-    """custom_dataset hook: one language of PAWS-X/XNLI with its native instruction, or a translated docs file."""
-    spec = SPECS[family]
-    if docs:
-        records = read_docs(Path(docs), dict(spec.fields) | INSTRUCTION_FIELDS)
-        return datasets.DatasetDict({"test": datasets.Dataset.from_list(records)})
-    test = load_dataset(spec, subset)["test"]
+def load(family: str, subset: str, **_: Any) -> datasets.DatasetDict:
+    """custom_dataset hook: one language of PAWS-X/XNLI with its native instruction."""
+    test = load_dataset(SPECS[family], subset)["test"]
     instruction = INSTRUCTIONS[family][subset]
     return datasets.DatasetDict({"test": test.map(lambda r: with_instruction(r, instruction, subset))})
 

@@ -161,3 +161,22 @@ def test_report_of_a_real_lm_eval_run(tiny_model: Path, data_root: Path, tmp_pat
         diff = raw["results"][f"nsp_english{suffix}"][key] - raw["results"][f"nsp_hausa{suffix}"][key]
         row = f"| {model} | English vs Hausa | nsp_english{suffix} | nsp_hausa{suffix} | {metric} | {diff:.4f} |"
         assert row in text
+
+
+def test_consistency_runs_sit_beside_accuracy(tmp_path: Path) -> None:
+    """A `consistency run` folder adds its row (accuracy, T/I/X/rerun with CIs, collapsed items); the lm-eval runs of
+    its stages (all of one task) are not read as task runs."""
+    run = tmp_path / "nsp-en-sw"
+    stage = run / "T" / "model"
+    stage.mkdir(parents=True)
+    (stage / f"results_{DATE}.json").write_text(json.dumps({"results": {"nsp_english_1k": {"acc,extract": 0.1}}}))
+    cell = {"all": 0.6, "ci": {"all": [0.4, 0.8]}}
+    report = {"task": "nsp", "direction": "en-sw", "accuracy": {"original": 0.55, "T": 0.5},
+              "consistency": {"T": cell, "I": cell | {"all": 0.7}, "X": {"all": None, "ci": None}, "rerun": cell},
+              "collapsed": {"n": 2}}  # fmt: skip
+    (run / "consistency.json").write_text(json.dumps(report), encoding="utf-8")
+    md, _ = write_report([run], tmp_path / "out", iters=50)
+    text = md.read_text(encoding="utf-8")
+    assert "## Self-translation consistency" in text
+    assert "| nsp | en-sw | 0.5500 | 0.5000 | 0.6000 [0.4000, 0.8000] | 0.7000 [0.4000, 0.8000] | - |" in text
+    assert "nsp_english_1k" not in text  # the T stage's accuracy is in the row, not a task run of its own

@@ -11,7 +11,7 @@ from support.common import run_cli
 from lm_eval_xling.metrics.overlap import rouge
 from lm_eval_xling.results.logs import doc_hash
 from lm_eval_xling.xsense import quality, translation
-from lm_eval_xling.xsense.pipeline import table
+from lm_eval_xling.xsense.declarations import DECLARATIONS
 from lm_eval_xling.xsense.prompts import INSTRUCTIONS
 from lm_eval_xling.xsense.tasks import clean_translation, load, pawsx_prompt, xnli_prompt
 
@@ -44,15 +44,24 @@ def test_clean_translation_keeps_the_translation_only():
     assert clean_translation("\n\n") == ""
 
 
+PAWSX, XNLI = DECLARATIONS["xsense_pawsx"], DECLARATIONS["xsense_xnli"]
+
+
+def _composed(declaration, docs, translations, source, target):
+    inputs = translation.inputs(declaration, docs, translations, target)
+    pieces = {name: translations[f"instruction/{name}"] for name in declaration.instruction(source)}
+    return translation.conditions(declaration, docs, inputs, pieces, target)
+
+
 def test_conditions_translate_what_each_condition_says(pawsx_en):
     docs = dict(enumerate(pawsx_en[:2]))
-    reqs = translation.requests("pawsx", docs, "en", "de", references=None)
+    reqs = translation.requests(PAWSX, docs, "en", "de", references=None)
     assert [r["key"] for r in reqs] == [
-        "instruction/prefix", "instruction/suffix", "instruction/sentence",
+        "instruction/prefix", "instruction/suffix", "instruction/sentence_word",
         "0/sentence1", "0/sentence2", "1/sentence1", "1/sentence2",
     ]  # fmt: skip
     translations = {r["key"]: f"DE[{r['text']}]" for r in reqs}
-    composed = translation.conditions("pawsx", docs, translations, "de")
+    composed = _composed(PAWSX, docs, translations, "en", "de")
     t, i, x = composed["T"][0], composed["I"][0], composed["X"][0]
     original = docs[0]
     assert t["sentence1"] == x["sentence1"] == f"DE[{original['sentence1']}]"
@@ -62,7 +71,7 @@ def test_conditions_translate_what_each_condition_says(pawsx_en):
     assert (t["instruction_language"], i["instruction_language"], x["instruction_language"]) == ("de", "de", "en")
     assert all(c[0]["label"] == original["label"] and c[0]["id"] == original["id"] for c in composed.values())
     with pytest.raises(ValueError, match="unsupported direction de->zh"):
-        translation.requests("pawsx", docs, "de", "zh", references=None)
+        translation.requests(PAWSX, docs, "de", "zh", references=None)
 
 
 # Raw replies of two runs over the first 12 PAWS-X documents, and the labels they stand for. Both runs agree on
@@ -176,17 +185,6 @@ def test_bleu_link_and_translation_scores():
     assert rouge(["我很高兴"], ["我不高兴"], "zh")["rouge1"] == pytest.approx(75)
 
 
-def test_table_has_the_papers_layout():
-    values = {"T": 0.5, "I": 0.25, "X": 0.75, "rerun": 0.9}
-    report = {"task": "pawsx", "direction": "en-de", "translation": {"bleu": 31.24},
-              "consistency": {c: {"all": v} for c, v in values.items()}}  # fmt: skip
-    assert table([report]).splitlines() == [
-        "| task | direction | T | I | X | rerun | BLEU |",
-        "|---|---|---:|---:|---:|---:|---:|",
-        "| pawsx | en-de | 0.500 | 0.250 | 0.750 | 0.900 | 31.2 |",
-    ]
-
-
 @pytest.mark.slow
 def test_consistency_run_all_stages_then_resume(tmp_path, tiny_model, local_data):
     out = tmp_path / "run"
@@ -197,7 +195,8 @@ def test_consistency_run_all_stages_then_resume(tmp_path, tiny_model, local_data
     assert "| pawsx | en-de |" in first.stdout
     report = json.loads((out / "consistency.json").read_text())
     assert set(report["consistency"]) == {"rerun", "T", "I", "X", "I_native"}
-    assert report["translations"] == "model" and set(report["instruction"]) == {"prefix", "suffix", "sentence"}
+    assert report["translations"] == "model" and set(report["instruction"]) == {"prefix", "suffix", "sentence_word"}
+    assert report["translation"]["reference"] == "human" and report["collapsed"]["n"] == 0
     assert all(c["n"] == 3 for c in report["consistency"].values())
     assert report["translation"]["sentences"] == 6 and set(report["bleu_link"]) == {"T", "X"}
     requests = (out / "translate" / "requests.jsonl").read_text().splitlines()
@@ -225,7 +224,7 @@ def test_rerun_changes_the_seed_that_samples():
     from lm_eval_xling.xsense.pipeline import Run
 
     def rerun_args(model, args):
-        return Run(model, args, "pawsx", "en", "de", output=None).rerun_model_args()
+        return Run(model, args, "xsense_pawsx", "en", "de", output=None).rerun_model_args()
 
     assert rerun_args("hf", "pretrained=m") == "pretrained=m"
     assert rerun_args("local-chat-completions", "model=m,base_url=u") == "model=m,base_url=u,seed=1235"
@@ -234,10 +233,10 @@ def test_rerun_changes_the_seed_that_samples():
 
 def test_translated_xnli_task_is_recomposed_in_the_target_layout(local_data):
     docs = {0: load("xnli", "en")["test"][0]}
-    reqs = translation.requests("xnli", docs, "en", "zh", references=None)
+    reqs = translation.requests(XNLI, docs, "en", "zh", references=None)
     translations = {r["key"]: f"«{r['text'][:12]}»" for r in reqs}
-    t = translation.conditions("xnli", docs, translations, "zh")["T"][0]
-    p, s, w = (translations[f"instruction/{k}"] for k in ("prefix", "suffix", "sentence"))
+    t = _composed(XNLI, docs, translations, "en", "zh")["T"][0]
+    p, s, w = (translations[f"instruction/{k}"] for k in ("prefix", "suffix", "sentence_word"))
     first, second = translations["0/premise"], translations["0/hypothesis"]
     assert xnli_prompt(t) == f'{p}{w}1: "{first}" {w}2: "{second}" {s}'  # Chinese layout: no spaces
 

@@ -11,10 +11,12 @@ from support.common import run_cli
 
 from lm_eval_xling.config import raw_root
 from lm_eval_xling.xsense import quality, selftrans, translation
+from lm_eval_xling.xsense.declarations import DECLARATIONS
 from lm_eval_xling.xsense.pipeline import Run, reviewed_instruction
 from lm_eval_xling.xsense.prompts import INSTRUCTIONS
 from lm_eval_xling.xsense.tasks import load, pawsx_prompt
 
+PAWSX = DECLARATIONS["xsense_pawsx"]
 # Raw replies to the instruction pieces, as the released responses.json holds them (quotes echoed; a broken "Sentence").
 RELEASED_PIECES = ['"Haben die folgenden Sätze dieselbe Bedeutung?"', '"Bitte antworten Sie mit "Ja" oder "Nein"."',
                    '"Der Satz."']  # fmt: skip
@@ -28,10 +30,10 @@ def released(tmp_path, monkeypatch, local_data):
     rows = load("pawsx", "de")["test"].to_list()
     for field in ("sentence1", "sentence2"):
         rows[1][field] = "Ganz anders gesagt: " + rows[1][field].lower()
-    task = raw / selftrans.folder("task", "pawsx", "en", "de").relative_to(raw_root())
+    task = raw / selftrans.folder("task", PAWSX.released, "en", "de").relative_to(raw_root())
     task.mkdir(parents=True)
     (task / "dataset.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
-    instruction = raw / selftrans.folder("instruction", "pawsx", "en", "de").relative_to(raw_root())
+    instruction = raw / selftrans.folder("instruction", PAWSX.released, "en", "de").relative_to(raw_root())
     instruction.mkdir(parents=True)
     (instruction / "responses.json").write_text(json.dumps(RELEASED_PIECES, ensure_ascii=False), "utf-8")
     monkeypatch.setenv("LM_EVAL_XLING_RAW", str(raw))
@@ -40,7 +42,7 @@ def released(tmp_path, monkeypatch, local_data):
 
 def test_released_translations_in_the_translation_stage_layout(released):
     docs = dict(enumerate(load("pawsx", "en")["test"].to_list()[:3]))
-    texts = selftrans.translations("pawsx", docs, "en", "de")
+    texts = selftrans.translations(PAWSX, docs, "en", "de")
     assert texts["instruction/prefix"] == "Haben die folgenden Sätze dieselbe Bedeutung?"
     assert texts["instruction/suffix"] == 'Bitte antworten Sie mit "Ja" oder "Nein".'
     assert texts["2/sentence2"] == released[2]["sentence2"]
@@ -50,20 +52,21 @@ def test_released_translations_in_the_translation_stage_layout(released):
 def test_missing_released_translations_name_the_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("LM_EVAL_XLING_RAW", str(tmp_path))
     with pytest.raises(ValueError, match=r"not at .*zh_from_en/dataset.jsonl .*LM_EVAL_XLING_RAW"):
-        selftrans.inputs("xnli", "en", "zh")
+        selftrans.inputs(DECLARATIONS["xsense_xnli"].released, "en", "zh")
 
 
 def test_instruction_pieces_are_reviewed_and_corrected_before_t_and_i(released, tmp_path):
-    plan = Run("hf", "pretrained=m", "pawsx", "en", "de", tmp_path / "run", translations="paper")
+    plan = Run("hf", "pretrained=m", "xsense_pawsx", "en", "de", tmp_path / "run", translations="paper")
     plan.output.mkdir()
     docs = dict(enumerate(load("pawsx", "en")["test"].to_list()[:2]))
-    texts = selftrans.translations("pawsx", docs, "en", "de")
-    assert reviewed_instruction(plan, texts)["sentence"] == "Der Satz."  # written from the translations
+    texts = selftrans.translations(PAWSX, docs, "en", "de")
+    assert reviewed_instruction(plan, texts)["sentence_word"] == "Der Satz."  # written from the translations
     path = plan.output / "instruction.json"
-    pieces = json.loads(path.read_text("utf-8")) | {"sentence": "Satz"}  # the reviewer's correction
+    pieces = json.loads(path.read_text("utf-8")) | {"sentence_word": "Satz"}  # the reviewer's correction
     path.write_text(json.dumps(pieces, ensure_ascii=False), "utf-8")
     assert reviewed_instruction(plan, texts) == pieces  # the correction wins on every later run
-    t = translation.conditions("pawsx", docs, texts | {f"instruction/{k}": v for k, v in pieces.items()}, "de")["T"]
+    inputs = translation.inputs(PAWSX, docs, texts, "de")
+    t = translation.conditions(PAWSX, docs, inputs, pieces, "de")["T"]
     assert 'Satz 1: "' in pawsx_prompt(t[0]) and "Der Satz." not in pawsx_prompt(t[0])
     path.write_text(json.dumps({"prefix": "x"}), "utf-8")
     with pytest.raises(ValueError, match="exactly the keys"):
@@ -72,7 +75,7 @@ def test_instruction_pieces_are_reviewed_and_corrected_before_t_and_i(released, 
 
 def test_native_instruction_keeps_the_inputs(local_data):
     docs = dict(enumerate(load("pawsx", "en")["test"].to_list()[:2]))
-    mixed = translation.native_instruction("pawsx", docs, "zh")
+    mixed = translation.native_instruction(PAWSX, docs, "zh")
     chinese = INSTRUCTIONS["pawsx"]["zh"]
     assert pawsx_prompt(mixed[0]).startswith(chinese.prefix + "句子1: " + f'"{docs[0]["sentence1"]}"')
     assert mixed[1]["label"] == docs[1]["label"] and mixed[1]["instruction_language"] == "zh"
@@ -88,10 +91,10 @@ def test_consistency_run_on_the_papers_translations(released, tmp_path, tiny_mod
     assert "Der Satz." in review.stdout and not (out / "T").exists() and not (out / "translate").exists()
     (out / "instruction.json").write_text(json.dumps({"prefix": "Haben die Sätze dieselbe Bedeutung?",
                                                       "suffix": 'Antworten Sie mit "Ja" oder "Nein".',
-                                                      "sentence": "Satz"}), "utf-8")  # fmt: skip
+                                                      "sentence_word": "Satz"}), "utf-8")  # fmt: skip
     run_cli(*args)
     report = json.loads((out / "consistency.json").read_text("utf-8"))
-    assert report["translations"] == "paper" and report["instruction"]["sentence"] == "Satz"
+    assert report["translations"] == "paper" and report["instruction"]["sentence_word"] == "Satz"
     assert set(report["consistency"]) == {"rerun", "T", "I", "X", "I_native"}
     t_docs = [json.loads(line) for line in (out / "datasets" / "T.jsonl").read_text("utf-8").splitlines()]
     assert t_docs[1]["sentence1"] == released[1]["sentence1"] and t_docs[0]["sentence_word"] == "Satz"
@@ -116,7 +119,7 @@ def _raw(name: str) -> Path:
 )
 @pytest.mark.parametrize(("source", "target"), list(PAPER_TABLE7_SHARE))
 def test_share_of_items_above_bleu_50_on_the_papers_translations(source, target):
-    translated = selftrans.inputs("pawsx", source, target)
+    translated = selftrans.inputs(PAWSX.released, source, target)
     lines = (_raw("pawsx") / f"test-{target}.jsonl").read_text("utf-8").splitlines()
     references = [json.loads(line) for line in lines]
     items = {i: [(row[f], ref[f]) for f in ("sentence1", "sentence2")] for i, (row, ref) in

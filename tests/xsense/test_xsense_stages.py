@@ -25,7 +25,7 @@ def _write_run(out: Path, stamp: str, lines: int, torn: bool = False) -> Path:
 
 
 def test_a_torn_log_is_run_again(tmp_path, monkeypatch):
-    plan = Run("hf", "pretrained=m", "pawsx", "en", "de", tmp_path)
+    plan = Run("hf", "pretrained=m", "xsense_pawsx", "en", "de", tmp_path)
     _write_run(tmp_path / "original", "2026-01-01T00-00-00", 3, torn=True)  # killed while writing its last line
     commands = []
 

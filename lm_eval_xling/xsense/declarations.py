@@ -1,0 +1,101 @@
+"""What self-translation consistency needs to know of a task: its declaration.
+
+`lm-eval-xling consistency run` works on any lm-eval task that declares, per language, which task asks it, which
+document fields are the inputs the model translates, which fields hold instruction pieces (and their text in each
+language that has a native-speaker version), where the answer language is recorded, and whether the languages'
+test sets are translations of each other (then the target language's documents are the reference translations).
+The pipeline has no branch for any particular task: PAWS-X, XNLI, NSP and lm-eval's own xstorycloze are four
+declarations of this kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from lm_eval_xling.errors import UserError
+from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction
+
+
+@dataclass(frozen=True)
+class Translatable:
+    name: str  # the task family, as tables show it
+    tasks: Mapping[str, str]  # language -> the lm-eval task that asks it
+    inputs: tuple[str, ...]  # document fields the model translates
+    # language -> {document field: text}: the instruction pieces; the source language's are translated, a target
+    # language's (a native speaker's) make the I_native run. Empty: the task has no instruction of its own.
+    instructions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    language_field: str | None = None  # document field naming the language whose answer words the task accepts
+    parallel: bool = True  # the languages' test sets are translations of each other, item by item
+    sentences: tuple[str, ...] = ()  # inputs translated sentence by sentence when long
+    options: tuple[str, ...] = ()  # inputs that are the answer options: two translated alike make the item invalid
+    released: str | None = None  # folder of the paper's released translations (selftrans), where there are some
+
+    def task(self, language: str) -> str:
+        try:
+            return self.tasks[language]
+        except KeyError:
+            raise UserError(f"{self.name} is declared for {sorted(self.tasks)}, not {language!r}") from None
+
+    def instruction(self, language: str) -> dict[str, str]:
+        """The instruction pieces in `language` ({} where there is none)."""
+        return dict(self.instructions.get(language, {}))
+
+
+def _pieces(instruction: Instruction) -> dict[str, str]:
+    """PAWS-X/XNLI documents carry the instruction as `prefix`, `suffix` and `sentence_word`."""
+    return {"prefix": instruction.prefix, "suffix": instruction.suffix, "sentence_word": instruction.sentence}
+
+
+def _paper(family: str, released: str) -> Translatable:
+    return Translatable(
+        name=family,
+        tasks={language: f"xsense_{family}_{language}" for language in INSTRUCTIONS[family]},
+        inputs=INPUT_FIELDS[family],
+        instructions={language: _pieces(text) for language, text in INSTRUCTIONS[family].items()},
+        language_field="instruction_language",
+        released=released,
+    )
+
+
+def _nsp(split: str) -> Translatable:
+    from lm_eval_xling.nsp.tasks import DIRECT_PIECES
+
+    return Translatable(
+        name="nsp",
+        tasks={"en": f"nsp_english{split}", "sw": f"nsp_swahili{split}", "ha": f"nsp_hausa{split}"},
+        inputs=("context", "option_a", "option_b"),
+        instructions={"en": DIRECT_PIECES},
+        parallel=False,  # each language has its own stories
+        sentences=("context",),
+        options=("option_a", "option_b"),
+    )
+
+
+# lm-eval's own xstorycloze: the story and its two endings; no instruction; the languages are parallel.
+XSTORYCLOZE = Translatable(
+    name="xstorycloze",
+    tasks={language: f"xstorycloze_{language}" for language in ("en", "es", "sw", "zh")},
+    inputs=(*(f"input_sentence_{i}" for i in range(1, 5)), "sentence_quiz1", "sentence_quiz2"),
+    options=("sentence_quiz1", "sentence_quiz2"),
+)
+
+DECLARATIONS = {
+    "xsense_pawsx": _paper("pawsx", "individual_tasks/paws-x"),
+    "xsense_xnli": _paper("xnli", "xglue/xnli"),
+    "nsp": _nsp(""),
+    "nsp_1k": _nsp("_1k"),
+    "xstorycloze": XSTORYCLOZE,
+}
+
+
+def find(task: str) -> tuple[Translatable, str | None]:
+    """The declaration a `--task` names (its key, or one of its tasks) and, for a task, its language."""
+    if task in DECLARATIONS:
+        return DECLARATIONS[task], None
+    for declaration in DECLARATIONS.values():
+        for language, name in declaration.tasks.items():
+            if name == task:
+                return declaration, language
+    known = sorted({*DECLARATIONS, *(t for d in DECLARATIONS.values() for t in d.tasks.values())})
+    raise UserError(f"no translation declaration for {task!r}; declared: {', '.join(known)}")
