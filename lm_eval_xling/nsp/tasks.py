@@ -68,6 +68,19 @@ def cot_prompt_hausa(doc: dict) -> str:
     return _question(doc) + _COT["ha"]
 
 
+def ll_context(doc: dict) -> str:
+    """Loglikelihood variant: the story context, scored against each option as its continuation."""
+    return doc["context"]
+
+
+def ll_options(doc: dict) -> list[str]:
+    return [doc["option_a"], doc["option_b"]]
+
+
+def ll_answer(doc: dict) -> int:
+    return "AB".index(doc["label"])
+
+
 def extract_answers(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
     """Filter: each raw reply becomes "A", "B" or INVALID."""
     return [[extract_choice(r) or INVALID for r in doc_resps] for doc_resps in resps]

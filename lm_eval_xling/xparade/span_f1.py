@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
@@ -91,7 +92,12 @@ def is_fragment(needle: str) -> bool:
 
 class _Matcher:
     def __init__(self, tokens: Sequence[str]) -> None:
-        self.exact, self.loose = _Index(tokens, _strip_ws), _Index(tokens, _loose)
+        self.tokens, self.exact = tokens, _Index(tokens, _strip_ws)
+
+    @cached_property
+    def loose(self) -> _Index:
+        """Built only for a span that has no exact match (most have one): normalising every token is the cost."""
+        return _Index(self.tokens, _loose)
 
     def __call__(self, span: object) -> list[int]:
         if not isinstance(span, str):
@@ -99,11 +105,11 @@ class _Matcher:
         needle = _loose(span)
         if not needle:
             return []
-        tiers = [(self.exact, _strip_ws(span), True), (self.loose, needle, True)]
+        tiers = [("exact", _strip_ws(span), True), ("loose", needle, True)]
         if is_fragment(needle):
-            tiers.append((self.loose, needle, False))
-        for index, key, whole_tokens in tiers:
-            covered = {i for hit in index.find(key, whole_tokens) for i in hit}
+            tiers.append(("loose", needle, False))
+        for index, key, whole_tokens in tiers:  # the loose index is built on first use
+            covered = {i for hit in getattr(self, index).find(key, whole_tokens) for i in hit}
             if covered:
                 return sorted(covered)
         return []

@@ -5,6 +5,9 @@ from lm_eval_xling.nsp.tasks import (  # noqa: F401
     cot_prompt_swahili,
     direct_prompt,
     extract_answers,
+    ll_answer,
+    ll_context,
+    ll_options,
     load,
     process_results,
 )
