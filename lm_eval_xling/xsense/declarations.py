@@ -5,7 +5,8 @@ document fields are the inputs the model translates, which fields hold instructi
 language that has a native-speaker version), where the answer language is recorded, and whether the languages'
 test sets are translations of each other (then the target language's documents are the reference translations).
 The pipeline has no branch for any particular task: PAWS-X, XNLI, NSP and lm-eval's own xstorycloze are four
-declarations of this kind.
+declarations of this kind. The translated runs are zero-shot (few-shot examples would stay untranslated), so
+declare zero-shot tasks.
 """
 
 from __future__ import annotations

@@ -230,10 +230,13 @@ def run(plan: Run) -> dict[str, Any] | None:
     refs = references(plan, list(docs))
     texts, requests, translated = translate(plan, docs, refs)
     pieces = reviewed_instruction(plan, texts)
-    if plan.review_instruction and pieces:
-        print(f"consistency: translated instruction pieces in {plan.output / INSTRUCTION} (edit, then run again):")
-        print(json.dumps(pieces, ensure_ascii=False, indent=2))
-        return None
+    if plan.review_instruction:
+        if not pieces:
+            print(f"consistency: {declaration.name} has no instruction pieces to review; running on", flush=True)
+        else:
+            print(f"consistency: translated instruction pieces in {plan.output / INSTRUCTION} (edit, then run again):")
+            print(json.dumps(pieces, ensure_ascii=False, indent=2))
+            return None
     inputs = translation.inputs(declaration, docs, texts, plan.target)
     composed = translation.conditions(declaration, docs, inputs, pieces, plan.target)
     if (native := translation.native_instruction(declaration, docs, plan.target)) is not None:
