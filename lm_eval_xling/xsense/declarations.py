@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction
+from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS
 
 
 @dataclass(frozen=True)
@@ -43,17 +43,12 @@ class Translatable:
         return dict(self.instructions.get(language, {}))
 
 
-def _pieces(instruction: Instruction) -> dict[str, str]:
-    """PAWS-X/XNLI documents carry the instruction as `prefix`, `suffix` and `sentence_word`."""
-    return {"prefix": instruction.prefix, "suffix": instruction.suffix, "sentence_word": instruction.sentence}
-
-
 def _paper(family: str, released: str) -> Translatable:
     return Translatable(
         name=family,
         tasks={language: f"xsense_{family}_{language}" for language in INSTRUCTIONS[family]},
         inputs=INPUT_FIELDS[family],
-        instructions={language: _pieces(text) for language, text in INSTRUCTIONS[family].items()},
+        instructions={language: text.fields() for language, text in INSTRUCTIONS[family].items()},
         language_field="instruction_language",
         released=released,
     )

@@ -6,7 +6,7 @@ An instruction is kept in the three pieces the model translates separately (pref
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from lm_eval_xling.errors import UserError
 
@@ -17,8 +17,9 @@ class Instruction:
     suffix: str
     sentence: str
 
-    def pieces(self) -> dict[str, str]:
-        return asdict(self)
+    def fields(self) -> dict[str, str]:
+        """The pieces as the task's documents carry them (`prefix`, `suffix`, `sentence_word`)."""
+        return {"prefix": self.prefix, "suffix": self.suffix, "sentence_word": self.sentence}
 
 
 # The English instructions are the paper's; German and Chinese ones were written by native speakers.

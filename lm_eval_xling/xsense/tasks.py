@@ -32,13 +32,7 @@ TRANSLATION_REQUEST = {
 
 
 def with_instruction(record: dict[str, Any], instruction: Instruction, language: str) -> dict[str, Any]:
-    pieces = instruction.pieces()
-    return record | {
-        "prefix": pieces["prefix"],
-        "suffix": pieces["suffix"],
-        "sentence_word": pieces["sentence"],
-        "instruction_language": language,
-    }
+    return record | instruction.fields() | {"instruction_language": language}
 
 
 def read_docs(path: Path, fields: dict[str, Field]) -> list[dict[str, Any]]:
