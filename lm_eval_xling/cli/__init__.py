@@ -79,18 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser().parse_known_args(argv)
     if extra and not getattr(args, "passes_through", False):  # only run-like commands pass arguments to lm_eval
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
+    label = " ".join(filter(None, (args.command, getattr(args, "action", None))))
     try:
         return args.func(args, extra) if getattr(args, "passes_through", False) else args.func(args)
     except (UserError, OSError) as err:
         if args.debug:
             raise
-        message = f"{' '.join(filter(None, (args.command, getattr(args, 'action', None))))}: {err}"
+        message = f"{label}: {err}"
         print(message, file=sys.stderr)
         raise CommandFailed(message) from None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM (staged commands turn it into one): no traceback
         if args.debug:
             raise
-        print(f"{' '.join(filter(None, (args.command, getattr(args, 'action', None))))}: interrupted", file=sys.stderr)
+        print(f"{label}: interrupted", file=sys.stderr)
         return 130
 
 

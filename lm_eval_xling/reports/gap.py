@@ -23,6 +23,7 @@ from lm_eval_xling.results.folders import results_files
 from lm_eval_xling.results.logs import sample_lines
 from lm_eval_xling.results.metrics import configured_aggregations, finite_number, metric_values, non_mean_aggregation
 from lm_eval_xling.stats import RESAMPLES, difference_ci, mean_ci
+from lm_eval_xling.xsense import CONSISTENCY_REPORT
 
 INVALID = "invalid"  # the metric of every answer-parsing task: the share of replies no parser could read
 
@@ -220,9 +221,6 @@ _CSS = (
 )
 
 
-CONSISTENCY = "consistency.json"  # the report of `lm-eval-xling consistency run` (xsense.pipeline.REPORT)
-
-
 def consistency_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
     """A row per `consistency run`: accuracy of the original and of the fully translated run (T) beside the
     consistency of the rerun and each condition with the original (95% CI)."""
@@ -246,8 +244,8 @@ def consistency_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
 def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tuple[Path, Path]:
     """Write report.md and report.html into `out`; return their paths. A `consistency run` folder (it holds
     consistency.json) adds a row to the consistency table; its stages' lm-eval runs are not read as task runs."""
-    consistency_folders = [f for f in folders if (f / CONSISTENCY).is_file()]
-    reports = [json.loads((f / CONSISTENCY).read_text(encoding="utf-8")) for f in consistency_folders]
+    consistency_folders = [f for f in folders if (f / CONSISTENCY_REPORT).is_file()]
+    reports = [json.loads((f / CONSISTENCY_REPORT).read_text(encoding="utf-8")) for f in consistency_folders]
     runs = load_runs([f for f in folders if f not in consistency_folders])
     if not runs and not reports:
         prefixes = ", ".join(f.prefix for f in families())

@@ -34,6 +34,12 @@ def _decode(request_type: str, resp: Any) -> Any:
     return resp
 
 
+# The keys of a task's config that say where its documents come from, besides the dataset itself: cleared when a
+# task is run on other documents through lm-eval's task overrides (here, and in `consistency run`'s task files).
+DOCUMENT_KEYS = ("dataset_name", "custom_dataset", "process_docs", "training_split", "validation_split",
+                 "fewshot_split")  # fmt: skip
+
+
 class ReplayLM(LM):
     """A model that answers each request with the raw response logged for it."""
 
@@ -139,9 +145,9 @@ def replay_samples(path: Path, task: str | None = None) -> tuple[Any, list[dict[
     logged = datasets.DatasetDict({"test": datasets.Dataset.from_list([samples[i]["doc"] for i in doc_ids])})
     overrides = {
         "task": task,
+        **dict.fromkeys(DOCUMENT_KEYS),
         "custom_dataset": lambda **_: logged,
         "test_split": "test",
-        **dict.fromkeys(("training_split", "validation_split", "fewshot_split", "process_docs", "dataset_name")),
         "num_fewshot": 0,
     }
     task_dict = _task_manager(task, path).load([{"group": "lm_eval_xling_replay", "task": [overrides]}])

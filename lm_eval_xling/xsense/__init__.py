@@ -2,6 +2,8 @@
 
 from lm_eval_xling.reports.contrasts import Contrast, ReportFamily
 
+CONSISTENCY_REPORT = "consistency.json"  # what `consistency run` writes into its output folder
+
 REPORT = ReportFamily(
     "xsense",
     "XSense",

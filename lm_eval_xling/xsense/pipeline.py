@@ -31,19 +31,17 @@ from lm_eval_xling.child import run_child
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.folders import complete_samples
 from lm_eval_xling.results.logs import read_samples
-from lm_eval_xling.xsense import quality, selftrans, translation
+from lm_eval_xling.results.replay import DOCUMENT_KEYS
+from lm_eval_xling.xsense import CONSISTENCY_REPORT, quality, selftrans, translation
 from lm_eval_xling.xsense.consistency import consistency, read_log, strict
 from lm_eval_xling.xsense.declarations import Translatable, find
 
 RERUN_SEEDS = "1,1235,1235,1234"  # lm_eval --seed: python, numpy, torch, few-shot (default 0,1234,1234,1234)
 RERUN_MODEL_SEED = 1235  # for models that seed their own sampling (API and vLLM models; their default is 1234)
-REPORT = "consistency.json"
+REPORT = CONSISTENCY_REPORT
 INSTRUCTION = "instruction.json"  # the translated instruction pieces the T and I runs use: review and correct here
 NATIVE = "I_native"  # the paper's Table 9: source inputs with the target language's native-speaker instruction
 ROUND_TRIP = "round_trip"
-# The keys of a task's config that say where its documents come from: replaced by the translated documents' file.
-_DOCUMENT_KEYS = ("dataset_name", "custom_dataset", "process_docs", "training_split", "validation_split",
-                  "fewshot_split")  # fmt: skip
 
 
 @dataclass
@@ -102,7 +100,7 @@ class Run:
         """A task file that runs `task` on the documents of `docs` (lm-eval reads a group's task entries as
         overrides of the named task): the same prompt, filters and metrics, the task's own name in the logs."""
         override = {"task": task, "dataset_path": "json", "dataset_kwargs": {"data_files": {"test": str(docs)}},
-                    "test_split": "test", "num_fewshot": 0, **dict.fromkeys(_DOCUMENT_KEYS)}  # fmt: skip
+                    "test_split": "test", "num_fewshot": 0, **dict.fromkeys(DOCUMENT_KEYS)}  # fmt: skip
         path = self.output / "tasks" / f"{name}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yaml.safe_dump({"group": f"consistency_{name}", "task": [override]}), encoding="utf-8")
