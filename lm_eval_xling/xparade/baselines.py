@@ -4,13 +4,10 @@ direction and split; F1 intervals are `bootstrap_ci` percentile intervals over p
 10,000 resamples, seed 0).
 
 - majority: every target token NEW (binary new-information detection; precision = share of NEW tokens).
-- alignment: SimAlign's method (Jalili Sabet et al., 2020) re-implemented over a contextual encoder's token vectors:
-  both paragraphs are encoded separately, subword similarities are (cos + 1) / 2 at layer `layer_of` (SimAlign: 8
-  of mBERT's 12), "argmax" links a target and a source subword that are each other's best match ("itermax" repeats
-  that twice among subwords not yet aligned on both sides), and a word is aligned when one of its subwords is.
-  The null threshold is SimAlign's entropy filter: a link is dropped when the normalised entropy of its row or
-  column of the similarity matrix (the smaller of the two) is above the `p`-th percentile of the dev links'
-  entropies, `p` tuned per direction on dev for the best binary new-F1 (the lowest `p` on ties; dev scores are
+- alignment: SimAlign's method (`lm_eval_xling.xparade.alignment`): target tokens linked to the source paragraph's
+  words, links filtered by SimAlign's null threshold: a link is dropped when its null score (the normalised
+  entropy of its row or column of the similarity matrix, the smaller) is above the `p`-th percentile of the dev
+  links' scores, `p` tuned per direction on dev for the best binary new-F1 (the lowest `p` on ties; dev scores are
   in-sample). Unaligned target tokens are NEW, the rest SAME (as in the paper: alignment cannot tell INF apart).
   The encoder is a setting: SimAlign's default `bert-base-multilingual-cased`; where it cannot be loaded (offline)
   the embedded SmolLM2-135M-Instruct stands in (English-centric: expect weak en-hi/en-zh rows) and is named in the
@@ -30,27 +27,20 @@ direction and split; F1 intervals are `bootstrap_ci` percentile intervals over p
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from lm_eval_xling.xparade.alignment import Aligner, load_encoder, word_spans
 from lm_eval_xling.xparade.span_f1 import INF, LABELS, NEW, SAME, binary_new_prf, bootstrap_ci, three_way_prf
 
 Record = Mapping[str, Any]
-SIMALIGN_MODEL = "bert-base-multilingual-cased"
 NO_ENCODER = "none"  # the encoder setting that skips the alignment baseline
 PERCENTILES = np.arange(0, 101)  # the null-threshold grid searched on dev
 _LABEL = {name: i for i, name in enumerate(LABELS)}
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
 
 
 # --- data -----------------------------------------------------------------------------------------------------------
@@ -156,137 +146,16 @@ def pairwise_macro_f1(records: Sequence[Record]) -> tuple[float, float]:
 # --- alignment ------------------------------------------------------------------------------------------------------
 
 
-def word_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the source paragraph's words: runs of letters, marks and digits, each Han character alone (no
-    segmenter; SimAlign aligns subwords anyway), each other non-space character alone."""
-    spans: list[tuple[int, int]] = []
-    start = None
-    for i, c in enumerate(f"{text} "):
-        if unicodedata.category(c)[0] in "LMN" and not _HAN.match(c):
-            start = i if start is None else start
-            continue
-        if start is not None:
-            spans.append((start, i))
-            start = None
-        if not c.isspace():
-            spans.append((i, i + 1))
-    return spans
+def null_scores(aligner: Aligner, record: Record) -> np.ndarray:
+    """Per target token, the lowest null score of its links to the source paragraph's words (np.inf where it has
+    none): the token is aligned at null threshold t when this is <= t."""
+    from lm_eval_xling.xparade.tasks import token_offsets
 
-
-class Encoder:
-    """A transformers model's hidden states at one layer (`layer_of`), per subword of a paragraph; each paragraph
-    is encoded once per process (a pair's target is the source of the reverse direction's pair)."""
-
-    def __init__(self, name: str) -> None:
-        import torch
-        from transformers import AutoModel, AutoTokenizer
-
-        self.name, self.torch = name, torch
-        self.tokenizer = AutoTokenizer.from_pretrained(name, local_files_only=True)
-        self.model = AutoModel.from_pretrained(name, local_files_only=True, dtype=torch.float32).eval()
-        self.layer = layer_of(self.model.config.num_hidden_layers)
-        self.max_length = min(getattr(self.tokenizer, "model_max_length", 512), 2048)
-        self._encoded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-
-    def _encode(self, text: str) -> tuple[np.ndarray, np.ndarray]:
-        if text not in self._encoded:
-            enc = self.tokenizer(text, return_offsets_mapping=True, return_tensors="pt", truncation=True,
-                                 max_length=self.max_length)  # fmt: skip
-            offsets = enc.pop("offset_mapping")[0].numpy()
-            with self.torch.no_grad():
-                states = self.model(**enc, output_hidden_states=True).hidden_states[self.layer][0].numpy()
-            keep = [i for i, (s, e) in enumerate(offsets) if text[s:e].strip()]  # no special or space-only pieces
-            vectors = states[keep] / np.maximum(np.linalg.norm(states[keep], axis=1, keepdims=True), 1e-12)
-            self._encoded[text] = vectors, offsets[keep].reshape(-1, 2)
-        return self._encoded[text]
-
-    def __call__(self, text: str, spans: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
-        """(unit vectors of the subwords inside `spans`, the index of the span each belongs to)."""
-        vectors, offsets = self._encode(text)
-        starts = np.array([s for s, _ in spans] or [0])
-        ends = np.array([e for _, e in spans] or [0])
-        last = offsets[:, 1] - 1
-        owner = np.searchsorted(starts, last, side="right") - 1
-        inside = (owner >= 0) & (last < ends[owner.clip(0)]) if spans else np.zeros(len(last), dtype=bool)
-        return vectors[inside], owner[inside]
-
-
-def layer_of(layers: int) -> int:
-    """SimAlign's layer choice (8 of mBERT's 12) at the same relative depth of any model."""
-    return round(layers * 8 / 12)
-
-
-@dataclass
-class Aligner:
-    """SimAlign-style aligner over `encoder`; `method` is "argmax" (the paper's) or "itermax". Null scores are kept
-    on disk per encoder, layer and method (`cache_path`), so a machine encodes each paragraph pair once."""
-
-    encoder: Any
-    method: str = "argmax"
-    _scores: dict = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.cache_path.is_file():
-            self._scores = json.loads(self.cache_path.read_text(encoding="utf-8"))
-
-    @property
-    def cache_path(self) -> Path:
-        from lm_eval_xling.config import cache_dir
-
-        name = f"{Path(self.encoder.name).name}-layer{self.encoder.layer}-{self.method}.json"
-        return cache_dir() / "xparade-alignment" / name
-
-    def save(self) -> None:
-        self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-        self.cache_path.write_text(json.dumps(self._scores), encoding="utf-8")
-
-    def null_scores(self, record: Record) -> np.ndarray:
-        """Per target token, the lowest entropy of its links (np.inf where it has none): the token is aligned at
-        null threshold t when this is <= t."""
-        pair = [record["source"], record["target"], record["target_tokens"]]
-        key = hashlib.sha1(json.dumps(pair).encode()).hexdigest()
-        if key not in self._scores:
-            scores = self._compute(record)
-            self._scores[key] = [None if np.isinf(v) else float(v) for v in scores]
-        return np.array([np.inf if v is None else v for v in self._scores[key]])
-
-    def _compute(self, record: Record) -> np.ndarray:
-        from lm_eval_xling.xparade.tasks import token_offsets
-
-        target, t_owner = self.encoder(record["target"], token_offsets(record))
-        source, _ = self.encoder(record["source"], word_spans(record["source"]))
-        out = np.full(len(record["target_tokens"]), np.inf)
-        if not len(target) or not len(source):
-            return out
-        links, entropy = link_entropies((target @ source.T + 1) / 2, self.method)
-        for i, j in zip(*np.nonzero(links), strict=True):
-            out[t_owner[i]] = min(out[t_owner[i]], entropy[i, j])
-        return out
-
-
-def _mutual_argmax(sim: np.ndarray) -> np.ndarray:
-    forward = np.zeros_like(sim, dtype=bool)
-    forward[np.arange(len(sim)), sim.argmax(axis=1)] = True
-    backward = np.zeros_like(sim, dtype=bool)
-    backward[sim.argmax(axis=0), np.arange(sim.shape[1])] = True
-    return forward & backward
-
-
-def link_entropies(sim: np.ndarray, method: str = "argmax") -> tuple[np.ndarray, np.ndarray]:
-    """(links, entropy) for a similarity matrix (target subwords, source subwords) with values in [0, 1]: argmax
-    links, or itermax (a second argmax round where a pair is not yet aligned on both sides), and per cell the
-    smaller normalised entropy of its row and column (SimAlign's null filter)."""
-    links = _mutual_argmax(sim)
-    if method == "itermax":
-        both = links.any(axis=1)[:, None] & links.any(axis=0)[None, :]
-        links |= _mutual_argmax(np.where(both, -1.0, sim)) & ~both
-    elif method != "argmax":
-        raise ValueError(f"unknown alignment method {method!r}; expected 'argmax' or 'itermax'")
-    rows = sim / np.maximum(sim.sum(axis=1, keepdims=True), 1e-12)
-    cols = sim / np.maximum(sim.sum(axis=0, keepdims=True), 1e-12)
-    h_rows = -(rows * np.log(np.clip(rows, 1e-12, None))).sum(axis=1) / np.log(max(sim.shape[1], 2))
-    h_cols = -(cols * np.log(np.clip(cols, 1e-12, None))).sum(axis=0) / np.log(max(sim.shape[0], 2))
-    return links, np.minimum(h_rows[:, None], h_cols[None, :])
+    out = np.full(len(record["target_tokens"]), np.inf)
+    for t, _, score in aligner.links(record["target"], token_offsets(record), record["source"],
+                                     word_spans(record["source"])):  # fmt: skip
+        out[t] = min(out[t], score)
+    return out
 
 
 def predict(null_scores: np.ndarray, threshold: float) -> list[int]:
@@ -302,24 +171,6 @@ def tune_threshold(gold: Sequence[Sequence[int]], scores: Sequence[np.ndarray]) 
     f1 = [binary_new_prf(gold, [predict(s, t) for s in scores])["f1"] for t in thresholds]
     best = int(np.argmax(f1))
     return float(PERCENTILES[best]), float(thresholds[best])
-
-
-@cache
-def load_encoder(name: str | None = None) -> tuple[Any, str]:
-    """(encoder, note): `name`; by default SimAlign's model, else the embedded model (the note says why); (None,
-    why) when none loads."""
-    from lm_eval_xling.embedded import model_dir
-
-    failed = []
-    for candidate in [name] if name else [SIMALIGN_MODEL, "embedded"]:
-        try:
-            path = str(model_dir()) if candidate == "embedded" else candidate
-            encoder = Encoder(path)
-        except (OSError, ValueError, ImportError) as err:
-            failed.append(f"{candidate} not available ({type(err).__name__})")
-            continue
-        return encoder, "; ".join(failed)
-    return None, "; ".join(failed)
 
 
 # --- all baselines --------------------------------------------------------------------------------------------------
@@ -360,9 +211,10 @@ def run_baselines(split: str, encoder: str | None = None, method: str = "argmax"
         three = human_star(records, three_way=True)
         if aligner:
             dev = splits["dev"][direction]
-            percentile, threshold = tune_threshold([gold_labels(r) for r in dev], [aligner.null_scores(r) for r in dev])
+            dev_scores = [null_scores(aligner, r) for r in dev]
+            percentile, threshold = tune_threshold([gold_labels(r) for r in dev], dev_scores)
             results.thresholds[direction] = percentile
-            pairs["alignment"] = (gold, [predict(aligner.null_scores(r), threshold) for r in records])
+            pairs["alignment"] = (gold, [predict(null_scores(aligner, r), threshold) for r in records])
         for name, (g, p) in pairs.items():
             results.scores[name][direction] = binary_new_prf(g, p)
             results.f1_ci[name][direction] = bootstrap_ci(g, p, metric="new_f1")
@@ -374,8 +226,6 @@ def run_baselines(split: str, encoder: str | None = None, method: str = "argmax"
         mean, std = pairwise_macro_f1(both)
         results.agreement[direction] = {"alpha": krippendorff_alpha(both), "pairwise_macro_f1": mean,
                                         "pairwise_std": std}  # fmt: skip
-    if aligner:
-        aligner.save()
     if any(a["alpha"] is None for a in results.agreement.values()):
         results.notes.append("Krippendorff's alpha skipped: pip install krippendorff")
     return results

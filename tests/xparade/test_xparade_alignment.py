@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from lm_eval_xling.xparade.baselines import Aligner, Encoder, predict, word_spans
+from lm_eval_xling.xparade.alignment import Aligner, Encoder, word_spans
+from lm_eval_xling.xparade.baselines import null_scores, predict
 
 
 def test_encoder_maps_subwords_to_words(tiny_model):
@@ -24,6 +25,6 @@ def test_a_paragraph_aligns_with_itself(tiny_model, tmp_path, monkeypatch):
     monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path))
     text = "The river flows through an old city"
     record = {"source": text, "target": text, "target_tokens": text.split(), "id": "x"}
-    scores = Aligner(Encoder(str(tiny_model))).null_scores(record)
+    scores = null_scores(Aligner(Encoder(str(tiny_model))), record)
     assert np.isfinite(scores).all()
     assert predict(scores, float(scores.max())) == [0] * len(scores)  # all SAME at the loosest threshold
