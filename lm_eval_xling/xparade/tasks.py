@@ -5,12 +5,16 @@ source paragraph in another language; its spans are matched back to the target's
 from __future__ import annotations
 
 import json
+import logging
 import re
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import datasets
 
 from lm_eval_xling.data import load_dataset
+from lm_eval_xling.xparade.alignment import Aligner, load_encoder, word_spans
 from lm_eval_xling.xparade.schema import XPARADE
 from lm_eval_xling.xparade.span_f1 import INF, LABELS, METRICS, NEW, SAME, confusion, token_labels
 
@@ -26,19 +30,30 @@ def load(subset: str, **_: Any) -> datasets.DatasetDict:
     return load_dataset(XPARADE, subset)
 
 
+def load_with_reverse_examples(subset: str, **_: Any) -> datasets.DatasetDict:
+    """custom_dataset hook of the `en-*` T tasks: the direction's test split, and as split "example" the reverse
+    direction's dev split, whose pairs are English-English once translated and carry gold spans on English text."""
+    source, target = subset.split("-")
+    return datasets.DatasetDict(test=load(subset)["test"], example=load(f"{target}-{source}")["dev"])
+
+
 def doc_to_text(doc: dict) -> str:
     source, target = LANGUAGES[doc["source_lang"]], LANGUAGES[doc["target_lang"]]
     return f"Source paragraph ({source}): {doc['source']}\nTarget paragraph ({target}): {doc['target']}\n"
 
 
 def doc_to_text_translated(doc: dict) -> str:
-    """The translate-to-English (T) condition of a <xx>-en pair: the source paragraph replaced by its stored English
-    machine translation (the last of `translations`, the one every language has); the target is English already."""
-    source = LANGUAGES[doc["source_lang"]]
-    return (
-        f"Source paragraph (English, machine-translated from {source}): {doc['translations'][-1]}\n"
-        f"Target paragraph (English): {doc['target']}\n"
-    )
+    """The translate-to-English (T) condition: the non-English paragraph replaced by its stored English machine
+    translation (the last of `translations`, the one every language has)."""
+    (source_name, source), (target_name, target) = _in_english(doc, "source"), _in_english(doc, "target")
+    return f"Source paragraph ({source_name}): {source}\nTarget paragraph ({target_name}): {target}\n"
+
+
+def _in_english(doc: dict, side: str) -> tuple[str, str]:
+    lang = doc[f"{side}_lang"]
+    if lang == "en":
+        return "English", doc[side]
+    return f"English, machine-translated from {LANGUAGES[lang]}", doc["translations"][-1]
 
 
 def token_offsets(doc: dict) -> list[tuple[int, int]]:
@@ -187,12 +202,47 @@ def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
     all) span counts."""
     spans = json.loads(results[0])
     predicted, unmatched = token_labels(doc["target_tokens"], spans["new"], spans["inf"])
+    return _scores(doc, predicted.tolist(), len(unmatched), len(spans["new"]) + len(spans["inf"]))
+
+
+def process_results_translated_target(doc: dict, results: list[str]) -> dict[str, Any]:
+    """`process_results` of the `en-*` T tasks: the spans are matched to the words of the target's English
+    translation, then every target token takes the labels of the translation words aligned with it (SimAlign
+    itermax, as the paper maps spans back): NEW if one of them is NEW, else INF if one is INF, else SAME (also when
+    it is aligned with nothing)."""
+    spans = json.loads(results[0])
+    translation = doc["translations"][-1]
+    words = word_spans(translation)
+    on_words, unmatched = token_labels([translation[s:e] for s, e in words], spans["new"], spans["inf"])
+    predicted = [SAME] * len(doc["target_tokens"])
+    for t, w, _ in span_mapper().links(doc["target"], token_offsets(doc), translation, words):
+        if on_words[w] == NEW or (on_words[w] == INF and predicted[t] == SAME):
+            predicted[t] = int(on_words[w])
+    return _scores(doc, predicted, len(unmatched), len(spans["new"]) + len(spans["inf"]))
+
+
+@cache
+def span_mapper() -> Aligner:
+    """The aligner of the `en-*` T tasks (SimAlign's default encoder, else the embedded model), loaded once per
+    process; the log says which encoder it is."""
+    encoder, note = load_encoder()
+    if encoder is None:
+        raise RuntimeError(f"xparade T tasks: no encoder to align the translation with the target ({note})")
+    logging.getLogger(__name__).warning(
+        "xparade: spans on the English translation mapped to target tokens by SimAlign itermax over %s%s",
+        Path(encoder.name).name,
+        f" ({note})" if note else "",
+    )
+    return Aligner(encoder, "itermax")
+
+
+def _scores(doc: dict, predicted: list[int], unmatched: int, spans: int) -> dict[str, Any]:
     gold = [_LABEL_CODE[g] for g in doc["gold"]]
-    counts = confusion([gold], [predicted.tolist()]).ravel().tolist()
+    counts = confusion([gold], [predicted]).ravel().tolist()
     return {
-        **{m: (gold, predicted.tolist()) for m in METRICS},
+        **{m: (gold, predicted) for m in METRICS},
         **dict(zip(CONFUSION, counts, strict=True)),
-        "unmatched_span_rate": (len(unmatched), len(spans["new"]) + len(spans["inf"])),
+        "unmatched_span_rate": (unmatched, spans),
     }
 
 

@@ -19,8 +19,10 @@ from lm_eval_xling.xparade.tasks import (  # noqa: F401
     extract_spans,
     gold_answer,
     load,
+    load_with_reverse_examples,
     oneshot_docs,
     process_results,
+    process_results_translated_target,
     token_count,
     unmatched_span_rate,
 )

@@ -4,11 +4,14 @@ re-scored by `lm-eval-xling score`."""
 from __future__ import annotations
 
 import json
+import zlib
 
+import numpy as np
 import pytest
 from support.common import RAW, run_cli
 
 from lm_eval_xling.xparade.schema import XPARADE_DIRECTIONS
+from lm_eval_xling.xparade.span_f1 import INF, NEW, SAME
 from lm_eval_xling.xparade.tasks import CONFUSION, EXAMPLE_MIN_SHARE, gold_answer, gold_spans, load, oneshot_docs
 
 needs_xparade = pytest.mark.skipif(not (RAW / "xparade").is_dir(), reason=f"X-PARADE raw data not found at {RAW}")
@@ -49,6 +52,49 @@ def test_translated_task_shows_the_english_translation(local_data):
     assert doc["source"] not in prompt and doc["target"] in prompt
 
 
+def test_translated_target_task_shows_the_english_pair_and_an_english_example(local_data):
+    task = _task("xparade_en_zh_t")
+    doc = task.test_docs()[0]
+    context = task.fewshot_context(doc, num_fewshot=1)
+    prompt = task.doc_to_text(doc)
+    target = "Target paragraph (English, machine-translated from Chinese): An English translation.\n"
+    assert prompt == f"Source paragraph (English): {doc['source']}\n{target}"
+    assert context.endswith(prompt) and doc["target"] not in context
+    # the example: zh-en's (its source translated), so its gold spans are on English text
+    example = oneshot_docs(load("zh-en")["dev"])[0]
+    assert "Source paragraph (English, machine-translated from Chinese)" in context.removesuffix(prompt)
+    assert gold_answer(example) in context and example["target_lang"] == "en"
+
+
+class Dictionary:
+    """A stand-in encoder: a word and its translation share one random vector, so only translations align."""
+
+    name, layer = "dictionary", 0
+    pairs = {"gato": "cat", "negro": "black", "el": "the", "duerme": "sleeps"}
+
+    def __call__(self, text, spans):
+        words = [text[s:e].lower() for s, e in spans]
+        seeds = [zlib.crc32(self.pairs.get(w, w).encode()) for w in words]
+        vectors = np.array([np.random.default_rng(seed).normal(size=32) for seed in seeds]).reshape(len(spans), 32)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True), np.arange(len(spans))
+
+
+def test_spans_on_the_translation_reach_the_aligned_target_tokens(monkeypatch, tmp_path):
+    from lm_eval_xling.xparade import tasks
+    from lm_eval_xling.xparade.alignment import Aligner
+
+    monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path))
+    monkeypatch.setattr(tasks, "span_mapper", lambda: Aligner(Dictionary(), "itermax"))
+    doc = {"target": "El gato negro duerme .", "target_tokens": ["El", "gato", "negro", "duerme", "."],
+           "gold": ["same", "same", "new", "inf", "same"], "translations": ["The black cat sleeps."]}  # fmt: skip
+    reply = json.dumps({"new": ["black", "not in the text"], "inf": ["sleeps"]})
+    scored = tasks.process_results_translated_target(doc, [reply])
+    gold, predicted = scored["new_f1"]
+    assert predicted == [SAME, SAME, NEW, INF, SAME]  # "black" -> "negro" across the word-order change
+    assert scored["macro_f1"] == (gold, predicted) and scored["confusion_new_new"] == 1
+    assert scored["unmatched_span_rate"] == (1, 3)
+
+
 @needs_xparade
 def test_real_examples_per_direction(tmp_path, monkeypatch):
     from lm_eval_xling.data.builders import build
@@ -67,7 +113,7 @@ def test_real_examples_per_direction(tmp_path, monkeypatch):
 
 def test_lm_eval_run_rescored_by_score(tmp_path, tiny_model, local_data):
     out = tmp_path / "run"
-    tasks = ["xparade_en_hi", "xparade_es_en_t"]
+    tasks = ["xparade_en_hi", "xparade_es_en_t", "xparade_en_es_t"]
     run_cli("lm_eval", "--model", "hf", "--model_args", f"pretrained={tiny_model},dtype=float32",
             "--tasks", ",".join(tasks), "--limit", "2", "--gen_kwargs", "max_gen_toks=16",
             "--output_path", str(out), "--log_samples")  # fmt: skip
