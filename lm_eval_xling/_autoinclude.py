@@ -5,7 +5,8 @@ imports this module at interpreter start. It only registers an import hook (noth
 when `lm_eval.tasks.manager` is first imported, `TaskManager.__init__` is wrapped to scan our task folder
 after lm-eval's own tasks and before any user `include_path`, so a user's task of the same name still wins.
 Once lm-eval reads the `lm_eval.tasks` entry-point group (upstream PR #4015, declared in pyproject.toml),
-the wrapper is not installed and the entry point alone registers the tasks.
+the wrapper is not installed and the entry point alone registers the tasks. The same hook keeps lm-eval's index
+of its own tasks on disk (`lm_eval_xling.task_index`).
 """
 
 import functools
@@ -49,6 +50,13 @@ def _include_our_tasks(manager: ModuleType) -> None:
     task_manager._lm_eval_xling = True
 
 
+def _patch(manager: ModuleType) -> None:
+    from lm_eval_xling.task_index import serve_builtin_index_from_cache
+
+    _include_our_tasks(manager)
+    serve_builtin_index_from_cache(manager)
+
+
 class _PatchingLoader(importlib.abc.Loader):
     def __init__(self, inner: importlib.abc.Loader):
         self._inner = inner
@@ -58,7 +66,7 @@ class _PatchingLoader(importlib.abc.Loader):
 
     def exec_module(self, module):
         self._inner.exec_module(module)
-        _include_our_tasks(module)
+        _patch(module)
 
     def __getattr__(self, name):  # get_source etc., for tracebacks and inspect
         return getattr(self._inner, name)
@@ -75,6 +83,6 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 
 if _MANAGER in sys.modules:
-    _include_our_tasks(sys.modules[_MANAGER])
+    _patch(sys.modules[_MANAGER])
 elif not any(isinstance(f, _Finder) for f in sys.meta_path):
     sys.meta_path.insert(0, _Finder())

@@ -58,6 +58,22 @@ def test_user_include_path_keeps_working_and_wins_over_ours(tmp_path):
     assert "nsp_english" not in TaskManager(include_defaults=False, include_path=str(tmp_path)).task_index
 
 
+def test_lm_evals_own_task_index_is_parsed_once_then_read_from_the_cache(tmp_path, monkeypatch):
+    from lm_eval.tasks import TaskManager, _index
+
+    from lm_eval_xling.config import task_dir
+
+    monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path))
+    first = TaskManager().task_index
+    assert len(list((tmp_path / "lm-eval-task-index").glob("*.pickle"))) == 1
+    parsed, parse = [], _index.load_yaml
+    monkeypatch.setattr(_index, "load_yaml", lambda path, **kw: parsed.append(Path(path)) or parse(path, **kw))
+    second = TaskManager().task_index
+    assert second.keys() == first.keys() and len(second) > 10_000
+    assert second["xnli_en"].cfg == first["xnli_en"].cfg and second["nsp_hausa"].cfg == first["nsp_hausa"].cfg
+    assert parsed and all(task_dir() in p.parents for p in parsed)  # only our folder was parsed again
+
+
 def test_hook_steps_aside_once_lm_eval_reads_task_entry_points(tmp_path):
     import types
 

