@@ -13,9 +13,11 @@ server's own prompt and generated tokens per second in each phase (where the har
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -59,6 +61,16 @@ def timed(jury: Jury, items: list[str], server: LlamaServer) -> tuple[float, flo
     return len(items) / elapsed, (after[0] - before[0]) / elapsed, (after[1] - before[1]) / elapsed
 
 
+def alone(server: LlamaServer, prompt: str) -> tuple[float, float]:
+    """llama-server's own timings of one request with nothing else running: (prompt tok/s, generated tok/s), what
+    the hardware gives a single sequence (64 tokens generated, the prompt's cache dropped)."""
+    body = {"messages": [{"role": "user", "content": prompt}], "max_tokens": 64, "ignore_eos": True,
+            "temperature": 0, "cache_prompt": False}  # fmt: skip
+    request = urllib.request.Request(server.chat_url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    timings = json.loads(urllib.request.urlopen(request, timeout=300).read())["timings"]
+    return timings["prompt_per_second"], timings["predicted_per_second"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=64)
@@ -77,6 +89,7 @@ def main() -> None:
         cached = Jury([judge(server.port, 16)], VerdictCache(Path(tmp) / "c16.sqlite"))
         rows.append(("cached re-run", *timed(cached, items, server)))
         assert cached.calls == 0
+        peak = alone(server, items[0]) if server.parallel else None
     name = f"llama-server --parallel {args.parallel}" if args.parallel else "llama_cpp.server"
     print(f"\n{args.items} entity verdicts, SmolLM2-135M-Instruct GGUF via {name}, 127.0.0.1, 2 threads\n")
     print("| judge requests | items/s | ratio | server prompt tok/s | server generated tok/s |")
@@ -88,6 +101,9 @@ def main() -> None:
 
     for label, items_s, prompt_s, generated_s in rows:
         print(f"| {label} | {items_s:,.1f} | {items_s / base:.2f} | {rate(prompt_s)} | {rate(generated_s)} |")
+    if peak:
+        print(f"\none request alone (llama-server's timings): prompt {peak[0]:,.0f} tok/s, "
+              f"generation {peak[1]:,.0f} tok/s")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -203,7 +204,8 @@ def run_baselines(split: str, encoder: str | None = None, method: str = "argmax"
     if aligner is None:
         results.notes.append(f"alignment skipped: {note}")
     else:
-        results.notes.append(f"alignment: SimAlign {method} over {aligner_encoder.name} layer {aligner.encoder.layer}"
+        name = Path(aligner_encoder.name).name  # a folder's name, not where it lies
+        results.notes.append(f"alignment: SimAlign {method} over {name} layer {aligner_encoder.layer}"
                              + (f" ({note})" if note else ""))  # fmt: skip
     for direction, records in splits[split].items():
         gold = [gold_labels(r) for r in records]
