@@ -63,8 +63,11 @@ def _builtin_index(builtin: Path, build) -> dict:
     except Exception:  # absent, or written by another lm-eval: build it again
         pass
     index = build([builtin])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as f:
-        pickle.dump(index, f, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(f.name, path)  # atomic: parallel runs never read half a file
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as f:
+            pickle.dump(index, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(f.name, path)  # atomic: parallel runs never read half a file
+    except OSError as err:  # a read-only cache folder costs the next run its 6 s, nothing else
+        log.debug("lm-eval's task index not cached: %s", err)
     return index

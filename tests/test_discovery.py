@@ -74,6 +74,14 @@ def test_lm_evals_own_task_index_is_parsed_once_then_read_from_the_cache(tmp_pat
     assert parsed and all(task_dir() in p.parents for p in parsed)  # only our folder was parsed again
 
 
+def test_an_unwritable_cache_folder_only_loses_the_cache(tmp_path, monkeypatch):
+    from lm_eval.tasks import TaskManager
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path / "file" / "cache"))  # under a file: mkdir fails
+    assert "nsp_hausa" in TaskManager().task_index
+
+
 def test_hook_steps_aside_once_lm_eval_reads_task_entry_points(tmp_path):
     import types
 
