@@ -49,9 +49,10 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _table(args: argparse.Namespace) -> int:
-    from lm_eval_xling.xsense.pipeline import REPORT, table
+    from lm_eval_xling.xsense import CONSISTENCY_REPORT
+    from lm_eval_xling.xsense.pipeline import table
 
-    print(table([json.loads((folder / REPORT).read_text(encoding="utf-8")) for folder in args.runs]))
+    print(table([json.loads((folder / CONSISTENCY_REPORT).read_text(encoding="utf-8")) for folder in args.runs]))
     return 0
 
 

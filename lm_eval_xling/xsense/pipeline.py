@@ -38,7 +38,6 @@ from lm_eval_xling.xsense.declarations import Translatable, find
 
 RERUN_SEEDS = "1,1235,1235,1234"  # lm_eval --seed: python, numpy, torch, few-shot (default 0,1234,1234,1234)
 RERUN_MODEL_SEED = 1235  # for models that seed their own sampling (API and vLLM models; their default is 1234)
-REPORT = CONSISTENCY_REPORT
 INSTRUCTION = "instruction.json"  # the translated instruction pieces the T and I runs use: review and correct here
 NATIVE = "I_native"  # the paper's Table 9: source inputs with the target language's native-speaker instruction
 ROUND_TRIP = "round_trip"
@@ -248,7 +247,7 @@ def run(plan: Run) -> dict[str, Any] | None:
     report = make_report(plan, logs, scored, collapsed) | {"instruction": pieces, "translations": plan.translations}
     if translated is not None:
         report["logs"]["translate"] = str(translated)
-    (plan.output / REPORT).write_text(
+    (plan.output / CONSISTENCY_REPORT).write_text(
         json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False), encoding="utf-8"
     )
     return report
