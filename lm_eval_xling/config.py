@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 DATA_ENV = "LM_EVAL_XLING_DATA"
@@ -36,6 +37,15 @@ def cache_dir() -> Path:
     """Where lm-eval-xling keeps converted models and locally built data."""
     default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lm-eval-xling"
     return Path(os.environ.get(CACHE_ENV, default))
+
+
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Write a cache file in one step (written aside, then renamed): a run killed mid-write or running beside another
+    leaves either no file or the whole of one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as f:
+        f.write(data)
+    os.replace(f.name, path)
 
 
 def judge_cache_path() -> Path:

@@ -14,9 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-import os
 import pickle
-import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -53,7 +51,7 @@ def serve_builtin_index_from_cache(manager: ModuleType) -> None:
 def _builtin_index(builtin: Path, build) -> dict:
     from importlib.metadata import version
 
-    from lm_eval_xling.config import cache_dir
+    from lm_eval_xling.config import cache_dir, write_cache_file
 
     stamp = f"{version('lm_eval')}|{builtin}|{builtin.stat().st_mtime_ns}"
     path = cache_dir() / "lm-eval-task-index" / f"{hashlib.sha1(stamp.encode()).hexdigest()}.pickle"
@@ -64,10 +62,7 @@ def _builtin_index(builtin: Path, build) -> dict:
         pass
     index = build([builtin])
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as f:
-            pickle.dump(index, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(f.name, path)  # atomic: parallel runs never read half a file
+        write_cache_file(path, pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError as err:  # a read-only cache folder costs the next run its 6 s, nothing else
         log.debug("lm-eval's task index not cached: %s", err)
     return index

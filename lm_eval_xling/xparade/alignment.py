@@ -138,9 +138,10 @@ class Aligner:
         path = self.cache_folder / f"{hashlib.sha1(json.dumps(pair).encode()).hexdigest()}.json"
         if path.is_file():
             return [(int(t), int(s), float(h)) for t, s, h in json.loads(path.read_text(encoding="utf-8"))]
+        from lm_eval_xling.config import write_cache_file
+
         found = self._compute(target, target_words, source, source_words)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(found), encoding="utf-8")
+        write_cache_file(path, json.dumps(found).encode())
         return found
 
     def _compute(self, target: str, target_words: Spans, source: str, source_words: Spans) -> list:

@@ -204,8 +204,8 @@ def run_baselines(split: str, encoder: str | None = None, method: str = "argmax"
     if aligner is None:
         results.notes.append(f"alignment skipped: {note}")
     else:
-        name = Path(aligner_encoder.name).name  # a folder's name, not where it lies
-        results.notes.append(f"alignment: SimAlign {method} over {name} layer {aligner_encoder.layer}"
+        encoder_name = Path(aligner_encoder.name).name  # a folder's name, not where it lies
+        results.notes.append(f"alignment: SimAlign {method} over {encoder_name} layer {aligner_encoder.layer}"
                              + (f" ({note})" if note else ""))  # fmt: skip
     for direction, records in splits[split].items():
         gold = [gold_labels(r) for r in records]
@@ -216,7 +216,8 @@ def run_baselines(split: str, encoder: str | None = None, method: str = "argmax"
             dev_scores = [null_scores(aligner, r) for r in dev]
             percentile, threshold = tune_threshold([gold_labels(r) for r in dev], dev_scores)
             results.thresholds[direction] = percentile
-            pairs["alignment"] = (gold, [predict(null_scores(aligner, r), threshold) for r in records])
+            split_scores = dev_scores if split == "dev" else [null_scores(aligner, r) for r in records]
+            pairs["alignment"] = (gold, [predict(s, threshold) for s in split_scores])
         for name, (g, p) in pairs.items():
             results.scores[name][direction] = binary_new_prf(g, p)
             results.f1_ci[name][direction] = bootstrap_ci(g, p, metric="new_f1")
