@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from support.llama_server import LlamaServer  # noqa: E402
 
 from lm_eval_xling.embedded import gguf_path  # noqa: E402
-from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache, parse_binary  # noqa: E402
+from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache  # noqa: E402
+from lm_eval_xling.metrics.verdicts import parse_binary  # noqa: E402
 from lm_eval_xling.quench.tasks import ENTITY_JUDGE_PROMPT, judge_prompt  # noqa: E402
 
 ANSWERS = ["Paris", "Lyon", "the Thames", "Rabindranath Tagore", "Diwali", "Michelangelo", "Pongal", "London"]

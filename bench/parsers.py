@@ -10,17 +10,19 @@ from __future__ import annotations
 import argparse
 import time
 
-from lm_eval_xling.metrics.jury import parse_binary, parse_likert
-from lm_eval_xling.nsp.answers import extract_choice
+from lm_eval_xling.choices import read_choice
+from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 from lm_eval_xling.quench.answers import parse_variables
 from lm_eval_xling.xparade.tasks import parse_span_lists
-from lm_eval_xling.xsense.answers import standardize
+from lm_eval_xling.xsense.answers import read_answer, standardize
 
 CASES = (  # (parser, the piece repeated, call)
     ("parse_variables", "answer: >", lambda text: parse_variables(text, ["X"])),
     ("parse_variables", "X: a; ", lambda text: parse_variables(text, ["X", "Y"])),
-    ("extract_choice", "the answer is A or B ", lambda text: extract_choice(text, ("A", "\u212a"))),
+    ("read_choice", "the answer is A or B ", lambda text: read_choice(text, ("A", "B"))),
+    ("read_choice", "Option A (", lambda text: read_choice(text, ("A", "B"), ("Option A (x", "a b c d e f g"))),
     ("standardize", "yes or no ", lambda text: standardize(text, "pawsx", "en")),
+    ("read_answer", "是否", lambda text: read_answer(text, "pawsx", "zh")),
     ("parse_binary", "correct or incorrect ", parse_binary),
     ("parse_likert", "3 out of 5 ", parse_likert),
     ("parse_span_lists", "New: a; b\n", parse_span_lists),

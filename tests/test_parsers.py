@@ -6,12 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lm_eval_xling.metrics.jury import parse_binary, parse_likert
-from lm_eval_xling.nsp.answers import extract_choice
+from lm_eval_xling.choices import read_choice as extract_choice
+from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 from lm_eval_xling.quench.answers import parse_variables
+from lm_eval_xling.replies import read_reply
 from lm_eval_xling.xparade.span_f1 import match_span, token_labels
 from lm_eval_xling.xparade.tasks import parse_span_lists
-from lm_eval_xling.xsense.answers import after_reasoning, standardize
+from lm_eval_xling.xsense.answers import read_answer, standardize
 
 # What a sample log or a caller may hand a parser: JSON values, and strings with letters that case-fold oddly.
 ODD_TEXT = st.text(alphabet=st.sampled_from("AaBbKkXx\u212a\u0131\u0130\u017f:>< \n.")) | st.text()
@@ -25,7 +26,8 @@ PARSERS = {
     "parse_variables": lambda x, y: parse_variables(x, y),
     "standardize": lambda x, y: standardize(x, "pawsx", y),
     "standardize_task": lambda x, y: standardize(x, y, "en"),
-    "after_reasoning": lambda x, y: after_reasoning(x),
+    "read_reply": lambda x, y: read_reply(x),
+    "read_answer": lambda x, y: read_answer(x, "pawsx", y),
     "parse_binary": lambda x, y: parse_binary(x),
     "parse_likert": lambda x, y: parse_likert(x),
     "parse_span_lists": lambda x, y: parse_span_lists(x),
@@ -57,7 +59,7 @@ def test_null_reply_or_unknown_language_is_invalid() -> None:
     assert standardize(None, "pawsx", "en") is None
     assert standardize("yes", "pawsx", "fr") is None
     assert standardize("yes", "pawsx", ["en"]) is None
-    assert after_reasoning(None) == ""
+    assert read_reply(None).text == ""
 
 
 def test_non_string_spans_match_nothing() -> None:

@@ -22,11 +22,14 @@ from typing import Any
 from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_xling.config import judge_cache_path
-from lm_eval_xling.metrics.jury import Jury, VerdictCache, judges_from_metadata, parse_binary
+from lm_eval_xling.metrics.jury import Jury, VerdictCache, judges_from_metadata
+from lm_eval_xling.metrics.verdicts import parse_binary
 
 
 class JudgedTask(ConfigurableTask):
     parse_verdict = staticmethod(parse_binary)
+    # asked once more, after the prompt, of a judge whose verdict could not be read
+    verdict_reminder = "Reply with one word only: correct or incorrect."
     max_verdict_tokens = 512
 
     def __init__(self, config: dict[str, Any] | None = None, **kwargs: Any):
@@ -48,7 +51,7 @@ class JudgedTask(ConfigurableTask):
             jury = Jury(self.judges, VerdictCache(path), meta, exclude_self=bool(meta.get("judge_exclude_self")))
             prompts = [p for doc_units in units for p in doc_units]
             max_tokens = int(meta.get("judge_max_tokens", self.max_verdict_tokens))
-            judged = iter(jury.judge(prompts, self.parse_verdict, max_tokens))
+            judged = iter(jury.judge(prompts, self.parse_verdict, max_tokens, self.verdict_reminder))
             marks = [[next(judged) for _ in doc_units] for doc_units in units]
         for (inst, key), jury_marks in zip(slots, marks, strict=True):
             judged = {"response": inst.filtered_resps[key], "jury": jury_marks}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import re
 import sqlite3
 import time
@@ -145,6 +146,7 @@ class Jury:
         self.evaluated = evaluated or {}
         self.exclude_self = exclude_self
         self.calls = 0  # judge requests actually sent (not served from the cache)
+        self.cache_hits = 0
         self._models: dict[Judge, Any] = {}
 
     def _model(self, judge: Judge):
@@ -202,145 +204,66 @@ class Jury:
     def _skips(self, judge: Judge) -> bool:
         return self.exclude_self and judge.is_model(self.evaluated)
 
+    def _replies(self, judge: Judge, prompts: list[str], max_tokens: int) -> dict[str, str]:
+        """{prompt: reply} for the prompts one judge answered: from the cache, else asked (and cached)."""
+        keys = [VerdictCache.key(judge, p) for p in prompts]
+        replies = self.cache.get(keys)
+        todo = [(k, p) for k, p in zip(keys, prompts, strict=True) if k not in replies]
+        self.cache_hits += len(prompts) - len(todo)
+        if todo:
+            replies |= self._judge_one(judge, todo, max_tokens)
+        return {p: replies[k] for p, k in zip(prompts, keys, strict=True) if k in replies}
+
     def judge(
-        self, prompts: Sequence[str | None], parse: Callable[[str], float | None], max_tokens: int = 512
+        self,
+        prompts: Sequence[str | None],
+        parse: Callable[[str], float | None],
+        max_tokens: int = 512,
+        reminder: str | None = None,
     ) -> list[dict[str, dict[str, Any]]]:
         """For each prompt, {judge name: record}: {"verdict", "reply"}, {"verdict": None, "error"} when the judge
         failed, {"skipped"} for the evaluated model under `exclude_self`. A None prompt (nothing to judge) is
-        scored 0 unasked. Each distinct prompt is asked once per judge."""
+        scored 0 unasked. Each distinct prompt is asked once per judge; a reply that `parse` cannot read is asked
+        once more with `reminder` appended (its record keeps both replies, "reminded": true)."""
         unique = list(dict.fromkeys(p for p in prompts if p is not None))
         records: dict[str, dict[str, dict[str, Any]]] = {p: {} for p in unique}
         nothing = {}
-        sent_before = self.calls
+        sent_before, hits_before = self.calls, self.cache_hits
         for judge in self.judges:
             if self._skips(judge):
                 for record in [*records.values(), nothing]:
                     record[judge.name] = {"skipped": "judge is the evaluated model", "verdict": None}
                 continue
             nothing[judge.name] = {"verdict": 0.0, "reply": None, "note": "no answer given: scored wrong"}
-            keys = [VerdictCache.key(judge, p) for p in unique]
-            replies = self.cache.get(keys)
-            todo = [(k, p) for k, p in zip(keys, unique, strict=True) if k not in replies]
-            if todo:
-                replies |= self._judge_one(judge, todo, max_tokens)
-            for prompt, key in zip(unique, keys, strict=True):
-                reply = replies.get(key)
+            replies = self._replies(judge, unique, max_tokens)
+            for prompt in unique:
+                reply = replies.get(prompt)
                 records[prompt][judge.name] = (
                     {"verdict": None, "error": "judge failed after retries"}
                     if reply is None
                     else {"verdict": parse(reply), "reply": reply}
                 )
-        sent = self.calls - sent_before
-        active = sum(not self._skips(j) for j in self.judges)
-        log.info("jury: %d judge requests sent, %d served from the cache", sent, active * len(unique) - sent)
+            unread = [p for p in unique if prompt_unread(records[p][judge.name])]
+            if reminder and unread:
+                again = self._replies(judge, [f"{p}\n\n{reminder}" for p in unread], max_tokens)
+                for prompt in unread:
+                    reply = again.get(f"{prompt}\n\n{reminder}")
+                    if reply is not None:
+                        first = records[prompt][judge.name]["reply"]
+                        records[prompt][judge.name] = {
+                            "verdict": parse(reply),
+                            "reply": reply,
+                            "first_reply": first,
+                            "reminded": True,
+                        }
+        sent, hits = self.calls - sent_before, self.cache_hits - hits_before
+        log.info("jury: %d judge requests sent, %d served from the cache", sent, hits)
         return [dict(records[p]) if p is not None else dict(nothing) for p in prompts]
 
 
-_MARKUP = re.compile(r"[*_`#>|]+")
-# "correct/incorrect", "(in)correct", "correct or not": the prompt's own wording, never a verdict
-_BOTH = re.compile(r"\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b", re.I)
-# "the correct answer is Karachi", "the right one would be": the judge naming the gold answer, not judging
-_NAMING = re.compile(
-    r"\b(?:correct|right|true|actual|accurate)\s+(?:answer|response|name|one|entity|rationale)s?\b"
-    r"(?=(?:[ \t]+\w+){0,5}?[ \t]*(?:is|was|are|were|would|should|could|:|=)(?!\w))",
-    re.I,
-)
-# "would be correct", "could have been right": hypotheticals
-_HYPOTHETICAL = re.compile(
-    r"\b(?:would|could|should|might|may)(?:[ \t]+\w+){0,2}?[ \t]+(?:be|been)[ \t]+(?:\w+[ \t]+)?"
-    r"(?:in)?(?:correct|right|accurate|wrong)\b",
-    re.I,
-)
-_POLAR = re.compile(
-    r"\b(?P<w>incorrect(?:ly)?|inaccurate|wrong|correct(?:ly)?|accurate|(?<=is )right|(?<='s )right|"
-    r"(?<=not )right|(?<=n't )right|(?<=quite )right|(?<=be )right|(?<=was )right|^right)\b",
-    re.I | re.M,
-)
-_NEGATION = re.compile(r"(?:\bnot|n[\'\u2019]t|\bnever|\bhardly|\bno)(?:[ \t]+\w+){0,2}?[ \t]*$", re.I)
-_VERDICT_LINE = re.compile(
-    r"^[ \t:\-.]*(?:(?:final[ \t]+)?(?:judge?ment|verdict|decision|evaluation|answer)"
-    r"[ \t]*(?:is)?[ \t]*[:\-\u2013]?[ \t]*)?"
-    r"(?P<v>(?:not[ \t]+)?(?:in)?correct|wrong|right)[ \t]*[.!]?[ \t]*$",
-    re.I | re.M,
-)
-_VERDICT_MARK = re.compile(
-    r"\b(?:judge?ment|verdict|decision)\b[ \t]*(?:is)?[ \t]*[:\-\u2013]?[ \t]*"
-    r"(?P<v>(?:not[ \t]+)?(?:in)?correct|wrong)\b",
-    re.I,
-)
-
-
-def _polarity(word: str) -> float:
-    word = word.lower()
-    negated = word.startswith("not")
-    positive = word.split()[-1] in ("correct", "correctly", "right", "accurate")
-    return float(positive != negated)
-
-
-def parse_binary(reply: Any) -> float | None:
-    """A judge's binary verdict as a person reads it: 1 correct, 0 incorrect, None when it gives none.
-
-    The last line that is only a verdict ("**Incorrect**", "Judgement: correct") decides; else the last
-    "judgement/verdict: ..." mark; else the last judging word in the text, read with its negation ("not quite
-    correct", "isn't right"), after dropping the prompt's "correct/incorrect", the naming of the gold answer ("the
-    correct answer is Karachi") and hypotheticals ("would be correct")."""
-    if not isinstance(reply, str):
-        return None
-    text = _BOTH.sub(" ", _MARKUP.sub("", reply))
-    if lines := list(_VERDICT_LINE.finditer(text)):
-        return _polarity(lines[-1]["v"])
-    if marks := list(_VERDICT_MARK.finditer(text)):
-        return _polarity(marks[-1]["v"])
-    text = _HYPOTHETICAL.sub(" ", _NAMING.sub(" ", text))
-    words = list(_POLAR.finditer(text))
-    if not words:
-        return None
-    last = words[-1]
-    negated = _NEGATION.search(text, max(0, last.start() - 40), last.start()) is not None
-    positive = last["w"].lower() in ("correct", "correctly", "right", "accurate")
-    return float(positive != negated)
-
-
-_NUMBER = r"(?P<n>\d+(?:\.\d+)?)"
-# "between 1 to 5", "on a scale of 1-5", "(1-5)": the scale, not a score
-_SCALE = re.compile(
-    r"(?:(?:on[ \t]+)?a[ \t]+scale[ \t]+(?:of|from)[ \t]+|between[ \t]+|from[ \t]+)?"
-    r"(?<![\d.])[01][ \t]*(?:to|-|\u2013|and)[ \t]*(?:5|10)(?!\.?\d)",
-    re.I,
-)
-_OUT_OF_FIVE = re.compile(rf"(?<![\d.]){_NUMBER}[ \t]*(?:/|out[ \t]+of)[ \t]*5(?!\.?\d)", re.I)
-_SCORE_MARK = re.compile(
-    r"\b(?:score|rating|rate|grade|judge?ment|verdict|give|assign|award|go[ \t]+with)\b[^\d\n]{0,25}?"
-    + rf"(?<![\d.]){_NUMBER}"
-    r"(?![ \t]*(?:/|out[ \t]+of|of)[ \t]*(?:the[ \t]+)?\d)",
-    re.I,
-)
-_BARE_SCORE = re.compile(rf"^[ \t:\-]*{_NUMBER}[ \t]*[.!]?[ \t]*$", re.M)
-_COUNTING = re.compile(r"\d+(?:\.\d+)?[ \t]*(?:/|out[ \t]+of|of)[ \t]*(?:the[ \t]+)?\d+", re.I)
-_ANY_NUMBER = re.compile(rf"(?<![\d.]){_NUMBER}(?![\d.]*\d)")
-
-
-def parse_likert(reply: Any) -> float | None:
-    """A judge's 1-5 score as a person reads it; None when it gives none or an impossible one ("0/5", "7").
-
-    The last explicit score decides ("Score: 3", "I give it 4", "4/5", "4 out of 5", "Rating: 4.0"), after dropping
-    the scale itself ("between 1 to 5", "on a scale of 1-5"); else the last line that is only a number; else the one
-    value the text names, when it names exactly one (counts such as "2 of the 3 clues" left out)."""
-    if not isinstance(reply, str):
-        return None
-    text = _SCALE.sub(" ", _MARKUP.sub("", reply))
-    found = sorted([*_OUT_OF_FIVE.finditer(text), *_SCORE_MARK.finditer(text)], key=lambda m: m.end())
-    if not found:
-        found = list(_BARE_SCORE.finditer(text))
-    if not found:
-        values = {float(m["n"]) for m in _ANY_NUMBER.finditer(_COUNTING.sub(" ", text))}
-        return values.pop() if len(values) == 1 and _in_scale(next(iter(values))) else None
-    value = float(found[-1]["n"])
-    return value if _in_scale(value) else None
-
-
-def _in_scale(value: float) -> bool:
-    return 1 <= value <= 5 and value * 2 == int(value * 2)
+def prompt_unread(record: dict[str, Any]) -> bool:
+    """A judge replied but no verdict could be read from the reply."""
+    return record.get("verdict") is None and record.get("reply") is not None
 
 
 def _majority(verdicts: Sequence[float]) -> float:
@@ -352,12 +275,14 @@ def _majority(verdicts: Sequence[float]) -> float:
 
 
 def unit_scores(unit: dict[str, dict[str, Any]], names: Sequence[str], scale: float) -> dict[str, float]:
-    """One unit's scores (0-100) under the paper's rule: a failed or unparsed verdict counts 0."""
-    verdicts = [unit.get(n, {}).get("verdict") or 0.0 for n in names]
-    out = {f"judge_{n}": 100 * v / scale for n, v in zip(names, verdicts, strict=True)}
+    """One unit's scores (0-100) over the verdicts it has: a failed or unread verdict is left out (NaN where the
+    unit has none)."""
+    verdicts = {n: unit.get(n, {}).get("verdict") for n in names}
+    valid = [v for v in verdicts.values() if v is not None]
+    out = {f"judge_{n}": math.nan if v is None else 100 * v / scale for n, v in verdicts.items()}
     if names:
-        out["jury_mean"] = 100 * sum(verdicts) / (scale * len(names))
-        out["jury_majority"] = 100 * _majority(verdicts) / scale
+        out["jury_mean"] = 100 * sum(valid) / (scale * len(valid)) if valid else math.nan
+        out["jury_majority"] = 100 * _majority(valid) / scale if valid else math.nan
     return out
 
 
@@ -369,28 +294,25 @@ def active_judges(units: Sequence[dict[str, dict[str, Any]]]) -> list[str]:
 def summarize(
     units: Sequence[dict[str, dict[str, Any]]], scale: float, answered: Sequence[bool] | None = None
 ) -> dict[str, float]:
-    """Scores (0-100) over judged units: per judge, pooled mean, majority; Fleiss' kappa; failure counts.
+    """Scores (0-100) over judged units: per judge, the jury's mean and majority; Fleiss' kappa; failure counts.
 
     A unit is {judge name: record}; a record's "verdict" is None when the judge failed (counted in
-    `jury_failures`) or its reply held no verdict (`jury_unparsed`). As in the paper, scores are sums of verdicts
-    over judges x units, with such verdicts counted as 0 (Likert verdicts / 5, so a mean of 4 is 80);
-    `judge_<name>_valid` and `jury_mean_valid` leave them out instead. A judge with no valid verdict at all is
-    NaN. Kappa is over the units the model `answered` (all by default) that every judge scored."""
-    import numpy as np
-
+    `jury_failures`) or its reply held no verdict even when asked again (`jury_unparsed`). Such verdicts are left
+    out of `judge_<name>`, `jury_mean` and `jury_majority` (Likert verdicts / 5, so a mean of 4 is 80), the mean of
+    the per-unit values; `judge_<name>_as_zero` and `jury_mean_as_zero` count them as 0 over judges x units
+    instead. NaN where no verdict is valid. Kappa is over the units the model `answered` (all by default) that
+    every judge scored."""
     names = active_judges(units)
     out: dict[str, float] = {}
     per_unit = [unit_scores(u, names, scale) for u in units]
-    valid_all: list[float] = []
+    for name in [*(f"judge_{n}" for n in names), "jury_mean", "jury_majority"]:
+        out[name] = _nanmean([s[name] for s in per_unit])
     for name in names:
         valid = [u[name]["verdict"] for u in units if u.get(name, {}).get("verdict") is not None]
-        valid_all += valid
-        scored = bool(valid)
-        out[f"judge_{name}"] = float(np.mean([s[f"judge_{name}"] for s in per_unit])) if scored else float("nan")
-        out[f"judge_{name}_valid"] = 100 * float(np.mean(valid)) / scale if scored else float("nan")
-    for metric in ("jury_mean", "jury_majority"):
-        out[metric] = float(np.mean([s[metric] for s in per_unit])) if valid_all else float("nan")
-    out["jury_mean_valid"] = 100 * float(np.mean(valid_all)) / scale if valid_all else float("nan")
+        out[f"judge_{name}_as_zero"] = 100 * sum(valid) / (scale * len(units)) if valid else math.nan
+    valid_all = [u[n]["verdict"] for u in units for n in names if u.get(n, {}).get("verdict") is not None]
+    cells = len(units) * len(names)
+    out["jury_mean_as_zero"] = 100 * sum(valid_all) / (scale * cells) if valid_all else math.nan
     answered = answered if answered is not None else [True] * len(units)
     kept = [u for u, a in zip(units, answered, strict=True) if a and _complete(u, names)]
     out["jury_kappa"] = fleiss_kappa([[u[n]["verdict"] for n in names] for u in kept])
@@ -398,6 +320,11 @@ def summarize(
     out["jury_failures"] = float(sum("error" in r for r in records))
     out["jury_unparsed"] = float(sum(r.get("verdict") is None and "error" not in r for r in records))
     return out
+
+
+def _nanmean(values: Sequence[float]) -> float:
+    kept = [v for v in values if not math.isnan(v)]
+    return sum(kept) / len(kept) if kept else math.nan
 
 
 def _complete(unit: dict[str, dict[str, Any]], names: Sequence[str]) -> bool:
@@ -415,5 +342,5 @@ def fleiss_kappa(ratings: Sequence[Sequence[float]]) -> float:
     return float(_fleiss(table))
 
 
-JURY_METRICS = ("jury_mean", "jury_majority", "jury_mean_valid", "jury_kappa", "jury_failures", "jury_unparsed")
+JURY_METRICS = ("jury_mean", "jury_majority", "jury_mean_as_zero", "jury_kappa", "jury_failures", "jury_unparsed")
 JURY_COUNTS = ("jury_failures", "jury_unparsed")

@@ -6,10 +6,11 @@ from typing import Any
 
 import datasets
 
+from lm_eval_xling.choices import read_choice
 from lm_eval_xling.data import load_dataset
 from lm_eval_xling.metrics import INVALID
-from lm_eval_xling.nsp.answers import extract_choice
 from lm_eval_xling.nsp.schema import NSP
+from lm_eval_xling.reader_model import ReaderModelTask, split_reading
 
 # The prompts of the authors' scripts, verbatim (the replies behind the paper's Table 2 answer these, not the
 # appendix's variant, which puts the two options and the instruction on consecutive lines). The instruction's
@@ -82,11 +83,24 @@ def ll_answer(doc: dict) -> int:
 
 
 def extract_answers(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
-    """Filter: each raw reply becomes "A", "B" or INVALID."""
-    return [[extract_choice(r) or INVALID for r in doc_resps] for doc_resps in resps]
+    """Filter: each raw reply becomes the option it commits to, "A" or "B", or INVALID (choices.read_choice)."""
+    return [
+        [read_choice(r, ("A", "B"), (doc["option_a"], doc["option_b"])) or INVALID for r in doc_resps]
+        for doc_resps, doc in zip(resps, docs, strict=True)
+    ]
+
+
+class NSPTask(ReaderModelTask):
+    """The generative NSP tasks: with `--metadata '{"reader": ...}'` a reader model reads what the rules left
+    invalid (reader_model.py)."""
+
+    def option_texts(self, doc: dict) -> list[str]:
+        return [doc["option_a"], doc["option_b"]]
 
 
 def process_results(doc: dict, results: list[str]) -> dict[str, float]:
-    """accuracy (an invalid answer counts as wrong) and the invalid-answer rate."""
-    answer = results[0]
-    return {"acc": float(answer == doc["label"]), "invalid": float(answer == INVALID)}
+    """accuracy (an invalid answer counts as wrong), the invalid-answer rate, and that rate before a reader model
+    read the rest (`invalid_rules`; the same without one)."""
+    answer, by_model = split_reading(results[0])
+    invalid = float(answer == INVALID)
+    return {"acc": float(answer == doc["label"]), "invalid": invalid, "invalid_rules": max(invalid, float(by_model))}

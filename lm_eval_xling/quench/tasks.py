@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -19,7 +20,7 @@ import datasets
 from lm_eval_xling.data import load_dataset
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.metrics.judged_task import JudgedTask
-from lm_eval_xling.metrics.jury import JURY_COUNTS, JURY_METRICS, active_judges, parse_likert, summarize, unit_scores
+from lm_eval_xling.metrics.jury import JURY_COUNTS, JURY_METRICS, active_judges, summarize, unit_scores
 from lm_eval_xling.metrics.overlap import (
     bertscore_f1,
     char_bigram_bleu,
@@ -28,6 +29,7 @@ from lm_eval_xling.metrics.overlap import (
     rouge_l,
     rouge_l_summary_level,
 )
+from lm_eval_xling.metrics.verdicts import parse_likert
 from lm_eval_xling.quench.answers import parse_variables
 from lm_eval_xling.quench.schema import QUENCH
 from lm_eval_xling.stats import difference_ci, mean_ci
@@ -253,7 +255,9 @@ class _QuenchTask(JudgedTask):
         if self.judges:
             for name in [f"judge_{j.name}" for j in self.judges] + ["jury_mean", "jury_majority"]:
                 per_unit[name] = partial(_jury_per_unit, name=name, scale=self.scale)
-            for name in [f"judge_{j.name}_valid" for j in self.judges] + [m for m in JURY_METRICS if m not in per_unit]:
+            for name in [f"judge_{j.name}_as_zero" for j in self.judges] + [
+                m for m in JURY_METRICS if m not in per_unit
+            ]:
                 whole[name] = partial(_jury_metric, name=name, scale=self.scale)
         for name, scorer in per_unit.items():
             self._add(name, partial(self._mean, name=name, scorer=scorer), per_unit=True)
@@ -285,8 +289,9 @@ class _QuenchTask(JudgedTask):
                 self._higher_is_better[f"{name}_{part}_ci_{end}"] = part != "delta"
 
     def _values(self, units: list[dict], name: str) -> list[float]:
-        """Per-unit values of a metric, computed once per unit (groups, deltas and CIs reuse them)."""
-        return [self._cache[name][id(u)] for u in units]
+        """Per-unit values of a metric, computed once per unit (groups, deltas and CIs reuse them); a unit without
+        a value (NaN: no valid verdict) is left out."""
+        return [v for u in units if not math.isnan(v := self._cache[name][id(u)])]
 
     def _mean(self, units: list[dict], name: str, scorer: PerUnit) -> float:
         cache = self._cache.setdefault(name, {})
@@ -300,8 +305,9 @@ class _QuenchTask(JudgedTask):
         """The mean over questions of each question's mean over its entities (every question weighs the same)."""
         mean(units)  # fills the cache
         questions: dict[str, list[float]] = {}
-        for unit, value in zip(units, self._values(units, name), strict=True):
-            questions.setdefault(unit["question_id"], []).append(value)
+        for unit in units:
+            if not math.isnan(value := self._cache[name][id(unit)]):
+                questions.setdefault(unit["question_id"], []).append(value)
         return sum(sum(v) / len(v) for v in questions.values()) / len(questions) if questions else float("nan")
 
     def units(self, doc: dict, response: Any) -> list[dict[str, Any]]:
@@ -331,6 +337,7 @@ class EntityTask(_QuenchTask):
 class RationaleTask(_QuenchTask):
     scale = 5.0  # Likert 1-5
     parse_verdict = staticmethod(parse_likert)
+    verdict_reminder = "Reply with the score only: one number from 1 to 5."
 
     def units(self, doc, response):
         rationale = response["rationale"]

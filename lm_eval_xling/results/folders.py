@@ -69,8 +69,9 @@ def sample_logs(folder: Path) -> dict[str, Path]:
     return found
 
 
-def whole_lines(path: Path) -> int | None:
-    """The number of lines, when every line is whole JSON and the file ends with a newline; else None."""
+def logged_documents(path: Path) -> int | None:
+    """The number of documents a sample log holds (lm-eval writes a line per document and filter), when every line
+    is a whole JSON object and the file ends with a newline; else None."""
     try:
         text = path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError):
@@ -78,16 +79,20 @@ def whole_lines(path: Path) -> int | None:
     if not text.endswith("\n"):
         return None
     try:
-        return sum(json.loads(line) is not None for line in text.splitlines())
+        samples = [json.loads(line) for line in text.splitlines()]
     except json.JSONDecodeError:
         return None
+    if not all(isinstance(s, dict) for s in samples):
+        return None
+    return len({json.dumps(s.get("doc_id")) for s in samples})
 
 
 def complete_samples(
     folder: Path, task: str, same_run: Callable[[ResultsFile], bool] = lambda results: True
 ) -> Path | None:
     """The newest complete sample log of `task` under `folder`, or None: a results file of its own run (one that
-    `same_run` accepts) counts its samples, and the log holds exactly as many whole JSON lines, newline-terminated.
+    `same_run` accepts) counts its samples, and the log holds exactly as many documents in whole JSON lines,
+    newline-terminated.
     The rule by which a staged command counts a stage as done: a run killed mid-write (a torn log, a torn or missing
     results file) is not."""
     if not folder.is_dir():
@@ -101,6 +106,6 @@ def complete_samples(
         if task not in results.data["results"] or not log.is_file() or not same_run(results):
             continue
         expected = counts.get(task, {}).get("effective") if isinstance(counts, dict) else None
-        if expected is not None and whole_lines(log) == expected:
+        if expected is not None and logged_documents(log) == expected:
             return log
     return None

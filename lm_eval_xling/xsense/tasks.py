@@ -17,7 +17,8 @@ from lm_eval_xling.data import DatasetSpec, Field, jsonl_lines, load_dataset
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.metrics import INVALID
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf
-from lm_eval_xling.xsense.answers import LABEL_WORDS, after_reasoning, standardize
+from lm_eval_xling.replies import after_reasoning
+from lm_eval_xling.xsense.answers import LABEL_WORDS, read_answer, standardize
 from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose, translation_prompt
 from lm_eval_xling.xsense.schema import PAWSX, XNLI
 
@@ -80,15 +81,15 @@ def answer_languages(doc: dict[str, Any], family: str) -> list[str]:
     return [first, *quoted]
 
 
-def _label(reply: str, family: str, languages: list[str]) -> int | str:
-    return next((label for lang in languages if (label := standardize(reply, family, lang)) is not None), INVALID)
-
-
-def _answers(family: str, resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
+def _answers(family: str, resps: list[list[str]], docs: list[dict], reader=standardize) -> list[list[int | str]]:
+    """Each reply as the label `reader` reads in the first of its answer languages that gives one, else INVALID."""
     out = []
     for doc_resps, doc in zip(resps, docs, strict=True):
         languages = answer_languages(doc, family)
-        out.append([_label(r, family, languages) for r in doc_resps])
+        labels = [
+            next((x for lang in languages if (x := reader(r, family, lang)) is not None), INVALID) for r in doc_resps
+        ]
+        out.append(labels)
     return out
 
 
@@ -100,6 +101,16 @@ def pawsx_answers(resps: list[list[str]], docs: list[dict]) -> list[list[int | s
 def xnli_answers(resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
     """Filter: each raw reply becomes 0 entailment (A), 2 contradiction (B), 1 neutral (C) or INVALID."""
     return _answers("xnli", resps, docs)
+
+
+def pawsx_answers_careful(resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
+    """Filter `careful`: the label of each reply's last explicit commitment (answers.read_answer), or INVALID."""
+    return _answers("pawsx", resps, docs, read_answer)
+
+
+def xnli_answers_careful(resps: list[list[str]], docs: list[dict]) -> list[list[int | str]]:
+    """Filter `careful`: the label of each reply's last explicit commitment (answers.read_answer), or INVALID."""
+    return _answers("xnli", resps, docs, read_answer)
 
 
 def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, float]:
@@ -163,7 +174,8 @@ def clean_translation(text: object) -> str:
     without a "Translation:" label or the quotes around it that the prompt put there and models echo."""
     if not isinstance(text, str):
         return ""
-    lines = [line.strip() for line in after_reasoning(text).splitlines() if line.strip()]
+    text, unfinished = after_reasoning(text)
+    lines = [] if unfinished else [line.strip() for line in text.splitlines() if line.strip()]
     while len(lines) > 1 and lines[0].endswith((":", "：")):  # "Here is the translation:", "翻译如下："
         lines.pop(0)
     return _unquote(_LABEL.sub("", lines[0])) if lines else ""

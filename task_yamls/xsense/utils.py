@@ -6,10 +6,12 @@ from lm_eval_xling.xsense.tasks import (  # noqa: F401
     load,
     load_translation_requests,
     pawsx_answers,
+    pawsx_answers_careful,
     pawsx_prompt,
     process_results,
     translation_request_prompt,
     translation_results,
     xnli_answers,
+    xnli_answers_careful,
     xnli_prompt,
 )

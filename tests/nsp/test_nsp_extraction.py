@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lm_eval_xling.nsp.answers import extract_choice
+from lm_eval_xling.choices import read_choice as extract_choice
 
 # The answer closes the reply.
 AT_END = [

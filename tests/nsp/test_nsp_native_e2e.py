@@ -21,11 +21,11 @@ def test_native_cot_run_is_rescored_identically(tmp_path, local_data):
     )  # fmt: skip
     results = json.loads(next(out.rglob("results_*.json")).read_text())
     live = results["results"]["nsp_hausa_cot_native"]
-    assert results["versions"]["nsp_hausa_cot_native"] == 2.0
+    assert results["versions"]["nsp_hausa_cot_native"] == 3.0
     logs = sorted(out.rglob("samples_nsp_hausa_cot_native_*.jsonl"))
     first = json.loads(logs[0].read_text(encoding="utf-8").splitlines()[0])
     prompt = first["arguments"]["gen_args_0"]["arg_0"]
     assert "a cikin harshen Hausa" in prompt and "guda daya kawai: A ko B." in prompt  # reasoning asked in Hausa
     rescored = json.loads(run_cli("lm-eval-xling", "score", *map(str, logs), "--json").stdout)
-    for metric in ("acc,extract", "invalid,extract"):
+    for metric in ("acc,extract", "invalid,extract", "invalid_rules,extract"):
         assert rescored["nsp_hausa_cot_native"][metric] == pytest.approx(live[metric]), metric

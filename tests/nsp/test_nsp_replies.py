@@ -16,8 +16,8 @@ from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 from support.common import RAW
 
+from lm_eval_xling.choices import read_choice as extract_choice
 from lm_eval_xling.nsp import tasks as nsp
-from lm_eval_xling.nsp.answers import extract_choice
 
 REPLIES = RAW / "nsp" / "replies" / "NSP_QUESTIONS_WITH_ANSWERS_EN_1000_COT.csv"
 MODELS = ("gpt", "gemini", "llama")

@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from lm_eval_xling.metrics.jury import Judge, VerdictCache, fleiss_kappa, parse_binary, parse_likert, summarize
+from lm_eval_xling.metrics.jury import Judge, VerdictCache, fleiss_kappa, summarize
+from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 
 
 @pytest.mark.parametrize(
@@ -27,7 +28,8 @@ def test_parse_likert(reply, verdict):
 
 
 def test_summarize_pools_judges_and_counts_failures():
-    """The paper's rule: failed and unparsed verdicts count 0 over judges x units; the _valid numbers drop them."""
+    """Failed and unread verdicts are left out (per-unit means, then their mean); the _as_zero numbers count them 0
+    over judges x units."""
     units = [
         {"a": {"verdict": 1.0}, "b": {"verdict": 1.0}, "me": {"skipped": "evaluated model", "verdict": None}},
         {"a": {"verdict": 0.0}, "b": {"verdict": 1.0}},
@@ -36,13 +38,13 @@ def test_summarize_pools_judges_and_counts_failures():
         {"a": {"verdict": None, "reply": "maybe"}, "b": {"verdict": None, "reply": "hmm"}},
     ]
     scores = summarize(units, scale=1.0)
-    assert scores["judge_a"] == pytest.approx(20.0)  # 1 of 5 units
-    assert scores["judge_a_valid"] == pytest.approx(100 / 3)
-    assert scores["judge_b"] == pytest.approx(40.0)
-    assert scores["judge_b_valid"] == pytest.approx(50.0)
-    assert scores["jury_mean"] == pytest.approx(30.0)  # 3 of 2 judges x 5 units
-    assert scores["jury_mean_valid"] == pytest.approx(300 / 7)
-    assert scores["jury_majority"] == pytest.approx(30.0)  # 1, a 0/1 tie as 0.5, 0, 0, 0
+    assert scores["judge_a"] == pytest.approx(100 / 3)  # 1 of its 3 verdicts
+    assert scores["judge_a_as_zero"] == pytest.approx(20.0)  # 1 of 5 units
+    assert scores["judge_b"] == pytest.approx(50.0)
+    assert scores["judge_b_as_zero"] == pytest.approx(40.0)
+    assert scores["jury_mean"] == pytest.approx(37.5)  # units 1, 0.5, 0, 0 (the last has no verdict)
+    assert scores["jury_mean_as_zero"] == pytest.approx(30.0)  # 3 of 2 judges x 5 units
+    assert scores["jury_majority"] == pytest.approx(37.5)  # 1, a 0/1 tie as 0.5, 0, 0
     assert scores["jury_failures"] == 1
     assert scores["jury_unparsed"] == 2
     assert "judge_me" not in scores

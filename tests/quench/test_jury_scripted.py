@@ -1,7 +1,7 @@
 """The QUENCH jury end to end through `lm_eval.simple_evaluate`, with scripted models: the evaluated model and the
 judges are registered lm-eval models that reply from tables, so every verdict, unparsed reply and failure is known
-and the scores can be computed by hand under the paper's rule (failed/unparsed = 0 over judges x entities) and the
-alternative one (`_valid`: leaving them out)."""
+and the scores can be computed by hand: failed and unread verdicts left out (the default) or counted 0 over judges x
+entities (`_as_zero`)."""
 
 from __future__ import annotations
 
@@ -105,32 +105,36 @@ def test_entity_jury_scores_equal_hand_computed_values(tmp_path, local_data):
     got = {k.removesuffix(",extract"): v for k, v in results["results"]["quench"].items()}
     # verdicts (a, b) per entity, None = unparsed (Loire, a) or failed (Pongal, a); Michelangelo unanswered
     # Thames (1,1) London (0,0) Tagore (1,1)i Diwali (0,1)i Michelangelo (0,0) Paris (1,1) Loire (-,0) Pongal (-,1)i
-    assert got["judge_a"] == pytest.approx(100 * 3 / 8)  # paper: / 8 entities
+    assert got["judge_a"] == pytest.approx(100 * 3 / 6)  # the 2 missing verdicts left out
     assert got["judge_b"] == pytest.approx(100 * 5 / 8)
-    assert got["jury_mean"] == pytest.approx(100 * 8 / 16)  # paper: / (2 judges x 8 entities)
-    assert got["judge_a_valid"] == pytest.approx(100 * 3 / 6)  # alternative: the 2 missing verdicts left out
-    assert got["jury_mean_valid"] == pytest.approx(100 * 8 / 14)
-    assert got["jury_majority"] == pytest.approx(100 * 4 / 8)  # ties (Diwali, Pongal) count 0.5
+    assert got["judge_a_as_zero"] == pytest.approx(100 * 3 / 8)  # counted 0: / 8 entities
+    # per entity 1, 0, 1, .5, 0, 1, 0 (Loire: b alone), 1 (Pongal: b alone)
+    assert got["jury_mean"] == pytest.approx(100 * 4.5 / 8)
+    assert got["jury_mean_as_zero"] == pytest.approx(100 * 8 / 16)  # / (2 judges x 8 entities)
+    assert got["jury_majority"] == pytest.approx(100 * 4.5 / 8)  # the Diwali tie counts 0.5
     assert got["jury_failures"] == 1 and got["jury_unparsed"] == 1
-    # every question weighs the same: Q1 (1, 0) .5, Q2 1, Q3 .5, Q4 0, Q5 (1, 0) .5, Q6 .5
-    assert got["jury_mean_per_question"] == pytest.approx(100 * 3 / 6)
+    # every question weighs the same: Q1 (1, 0) .5, Q2 1, Q3 .5, Q4 0, Q5 (1, 0) .5, Q6 1
+    assert got["jury_mean_per_question"] == pytest.approx(100 * 3.5 / 6)
     # kappa over the 5 answered entities both judges scored: P = 0.8, Pe = 0.7^2 + 0.3^2 = 0.58
     assert got["jury_kappa"] == pytest.approx((0.8 - 0.58) / (1 - 0.58))
-    assert got["jury_mean_indic"] == pytest.approx(100 * 4 / 6)  # Tagore, Diwali, Pongal
-    assert got["jury_mean_non_indic"] == pytest.approx(100 * 4 / 10)
-    assert got["jury_mean_delta"] == pytest.approx(100 * (4 / 10 - 4 / 6))
+    assert got["jury_mean_indic"] == pytest.approx(100 * 2.5 / 3)  # Tagore, Diwali, Pongal
+    assert got["jury_mean_non_indic"] == pytest.approx(100 * 2 / 5)
+    assert got["jury_mean_delta"] == pytest.approx(100 * (2 / 5 - 2.5 / 3))
     assert got["jury_mean_delta_ci_low"] <= got["jury_mean_delta"] <= got["jury_mean_delta_ci_high"]
-    # the judges read the raw reply, the authors' judge prompt
+    # the judges read the raw reply, the authors' judge prompt; an unread verdict is asked once more, reminded
     entity_prompts = [p["prompt"] for p in prompts if "## True Answer" in p["prompt"] and p["judge"] == "b"]
     assert len(entity_prompts) == 8
+    reminded = [p["prompt"] for p in prompts if p["judge"] == "a" and p["prompt"].endswith("correct or incorrect.")]
+    assert len(reminded) == 1 and "## True Answer\nLoire\n" in reminded[0]
     assert any("## Answer Given by contestant\nThe answer is <X Holi>\n" in p for p in entity_prompts)
 
     rationale = {k.removesuffix(",extract"): v for k, v in results["results"]["quench_rationale_gold"].items()}
     # Likert: a = 5 (Thames), unparsed (Diwali), 4 x 6; b = 3 x 8; x 20 per point
-    assert rationale["judge_a"] == pytest.approx(100 * 29 / 40)
-    assert rationale["judge_a_valid"] == pytest.approx(100 * 29 / 35)
-    assert rationale["jury_mean"] == pytest.approx(100 * 53 / 80)
-    assert rationale["jury_majority"] == pytest.approx(100 * (4 + 6 * 3.5 + 1.5) / 40)  # medians of split pairs
+    assert rationale["judge_a"] == pytest.approx(100 * 29 / 35)
+    assert rationale["judge_a_as_zero"] == pytest.approx(100 * 29 / 40)
+    assert rationale["jury_mean"] == pytest.approx(100 * (4 + 3 + 6 * 3.5) / 40)  # Diwali: b's 3 alone
+    assert rationale["jury_mean_as_zero"] == pytest.approx(100 * 53 / 80)
+    assert rationale["jury_majority"] == pytest.approx(100 * (4 + 3 + 6 * 3.5) / 40)  # medians of split pairs
     assert rationale["jury_unparsed"] == 1 and rationale["jury_failures"] == 0
 
     sample = next(s for s in results["samples"]["quench"] if s["doc"]["answer"] == "Pongal")
@@ -138,7 +142,7 @@ def test_entity_jury_scores_equal_hand_computed_values(tmp_path, local_data):
     assert marks["a"] == {"verdict": None, "error": "judge failed after retries"} and marks["b"]["verdict"] == 1.0
 
 
-@pytest.mark.parametrize(("exclude", "expected"), [(False, 100 * 7 / 9), (True, 100 * 4 / 6)])
+@pytest.mark.parametrize(("exclude", "expected"), [(False, 100 * 8 / 9), (True, 100 * 5 / 6)])
 def test_self_judging_is_the_papers_default_and_can_be_excluded(tmp_path, local_data, exclude, expected):
     """A judge that is the evaluated model (model=quench-self) counts unless judge_exclude_self is set."""
     judges = ["a", "b", "self"]
@@ -161,7 +165,8 @@ def test_a_judge_without_any_verdict_is_nan_not_zero():
     units = [{"a": {"verdict": None, "error": "judge failed after retries"}, "b": {"verdict": 1.0}}] * 3
     scores = summarize(units, scale=1.0)
     assert scores["judge_a"] != scores["judge_a"] and scores["judge_b"] == 100.0
-    assert scores["jury_mean"] == pytest.approx(50.0)  # the paper's denominator keeps the failed judge
+    assert scores["jury_mean"] == pytest.approx(100.0)  # the failed judge's verdicts are left out
+    assert scores["jury_mean_as_zero"] == pytest.approx(50.0)  # counted 0, the failed judge stays in the count
 
 
 def test_kappa_ignores_unanswered_items():

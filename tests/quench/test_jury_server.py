@@ -16,7 +16,8 @@ from support.common import run_cli
 from support.fault_proxy import FaultProxy
 from support.llama_server import LlamaServer
 
-from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache, parse_binary
+from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache
+from lm_eval_xling.metrics.verdicts import parse_binary
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lm_eval_xling.metrics.jury import parse_binary, parse_likert
+from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 from lm_eval_xling.quench.answers import parse_variables
 
 BINARY = [

@@ -1,0 +1,433 @@
+"""Which option a reply commits to: its last explicit commitment, or None (invalid). Shared by every family whose
+answer is one of a few lettered options (NSP; xsense's XNLI letters read their own way, see xsense/answers.py).
+
+On the `Reading` of a reply (replies.py), every mention of an option becomes one placeholder character: a capital
+option letter standing alone ("B", "(A)", "Option B"), a small one when bracketed, quoted, named ("option a") or
+ending a statement ("the answer is a."), its position ("the first one", "chaguo la pili", "jumla ta biyu", "第二个")
+and, when the task gives them, the option's own text. A commitment is then one of:
+
+- a cue and a mention: "the answer is B", "Final: B", "I choose B", "\\boxed{B}", "Jibu: B", "Amsar ita ce B",
+  "答案是B"; after a weak cue ("so", "therefore", "I think") the mention must end its phrase ("So, A man ..." is
+  prose);
+- a mention and a verdict: "B is correct", "B is the more logical continuation", "B clearly fits the scene better",
+  "B ndiyo sahihi", "B ce ta fi dacewa", "B: ✓" (not in a clause opened by "if", "although", "while", ...);
+- a line that is only a mention ("B", "**Option A**", a reply that is exactly one option's sentence), unless lines
+  name several options that way (an enumeration);
+- a reply that opens with a mention and a separator ("B. The dog ran home.") while no other line opens with
+  another option's label (an echo of the options, "A: ..." then "B: ...", commits to nothing).
+
+Headings never commit by a bare mention ("### Option A"), a mention that is negated ("not A", "rather than A",
+"A is wrong") or offered with another ("A or B") is no commitment to one option, and the letter "A" is read by
+the same rules as every other letter: "A clearly fits" commits like "B clearly fits", "A boy ran home" does not.
+The last commitment wins; one that names two options, or a statement after it that the reply cannot tell (or a
+refusal), makes the reply invalid. Nothing is guessed from a letter merely mentioned.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+
+from lm_eval_xling.replies import Reading, abstention_ends, read_reply
+
+# Option i named by its letter or position becomes the private-use character chr(_BASE + i), named by its own text
+# chr(_TEXT + i): a line that only quotes an option's text is no verdict, unless it is the whole reply.
+_BASE, _TEXT = 0xE000, 0xE080
+_M = "[\ue000-\ue0ff]"  # any mention
+_L = "[\ue000-\ue07f]"  # a mention by letter or position
+_LETTERISH = r"[^\W\u2e80-\u9fff\u3000-\u30ff\uac00-\ud7af]"  # a word character outside CJK scripts
+_NAMER = (
+    r"(?:option|choice|sentence|answer|letter|alternative|candidate|chaguo|sentensi|jibu|jumla|jimla|za[ɓb]i|amsa"
+    r"|Satz|Option|Antwort|选项|句子|答案)"
+)
+_ORDINALS = {
+    0: r"first|1st|kwanza|farko|erste[rn]?|第一(?:个|项|句)?",
+    1: r"second|2nd|pili|biyu|zweite[rn]?|第二(?:个|项|句)?",
+    2: r"third|3rd|tatu|uku|dritte[rn]?|第三(?:个|项|句)?",
+}  # (the position patterns also read "the former" and "the latter")
+# What joins mentions into one statement about several options ("A or B", "A, B"). A reading is single-spaced, so
+# every joint is one of these strings, and a mention that follows one is never where a statement starts (each chain
+# of mentions is read once: "B or B or ..." stays linear).
+_JOINTS = (",", ", ", " ,", "/", " / ", "&", " & ", "+", " + ", " and ", " or ", " na ", " au ", " da ", " ko ",
+           " und ", " oder ", "和", "或", "与")  # fmt: skip
+_JOINT = "(?:" + "|".join(re.escape(j) for j in sorted(_JOINTS, key=len, reverse=True)) + ")"
+_CHAIN_START = "".join(rf"(?<!{_M}{re.escape(j)})" for j in _JOINTS)
+# Words that negate or set aside the mention after them (a reading is single-spaced: one lookbehind per word).
+_NEGATORS = (
+    "not", "never", "nor", "rather than", "instead of", "over", "than", "unlike", "except", "vs", "vs.", "versus",
+    "against", "eliminate", "eliminates", "reject", "rejects", "exclude", "excludes", "si", "sio", "siyo", "ba",
+    "nicht", "kein", "n't",
+)  # fmt: skip
+_NOT_NEGATED = (
+    "".join(rf"(?<!(?i:\b{re.escape(w)}) )(?<!(?i:\b{re.escape(w)}))" for w in _NEGATORS) + "(?<!不是)(?<!而非)"
+)
+_NEGATED_AFTER = (
+    r"\s*[)\]\"']?\s*(?:(?:is|are|was|seems|does|do|did|would\s+be|appears\s+to\s+be|remains|ni|sio|ist)\s+)?"
+    r"(?:not\b|never\b|n't\b|isn't\b|doesn't\b|wasn't\b|cannot\b|can't\b|incorrect|wrong|unlikely|less\b|false\b"
+    r"|implausible|illogical|inconsistent|irrelevant|unrelated|fails|disrupts|breaks|lacks|haifai|si\b|sio\b"
+    r"|siyo\b|ba\b|falsch|nicht\b|不|错|✗|❌|×)"
+)
+# Cues after which a mention is the answer; weak ones need the mention to end its phrase. A bare noun ("option")
+# names a mention and is no cue: "answer" and its kin cue with a verb or a colon, or after "final", "correct", "my".
+_NOUNS = (
+    r"(?:answer|choice|option|selection|selected|chosen|pick|prediction|verdict|decision|response|reply"
+    r"|continuation|sentence|label|result|output|conclusion)s?"
+)
+_VERBS = (
+    r"\s+(?:is|would\s+be|will\s+be|must\s+be|should\s+be|seems\s+to\s+be|appears\s+to\s+be|here\s+is|remains"
+    r"|then\s+is|lautet|ist|ni|ita\s+ce|ce|ne)\b|\s*(?::|=|->|→)"
+)
+_STRONG_CUES = (
+    r"\b(?:(?:final|correct|right|best|my|our|logical)\s+(?:\w+\s+)?" + _NOUNS + r"(?:" + _VERBS + r")?"
+    r"|" + _NOUNS + r"(?:" + _VERBS + r"))\s*(?:[:=\-–—→]|->)?",
+    r"\bfinal\s*:",
+    r"\b(?:would|should|must|will)\s+(?:pick|choose|select|go\s+with|opt\s+for)\b",
+    r"\b(?:going|go|went|sticking|stick)\s+with\b|\b(?:my\s+)?(?:pick|vote)\s*:",
+    r"\b(?:réponse|respuesta|risposta|resposta)(?:\s+(?:finale?|correcta|corretta))?\s*:",
+    r"\bza[ɓb]i\w*\s*:",
+    r"\b(?:one|sentence|option|continuation)\s+(?:that|which)\s+(?:best\s+)?(?:follows|fits|comes\s+next|continues"
+    r"|makes\s+(?:the\s+)?(?:most\s+)?sense)(?:\s+\w+){0,3}?\s+is\b",
+    r"\b(?:I|we)(?:\s+would|\s+will|'d|'ll|\s+therefore|\s+still|\s+now|\s+must|\s+should|\s+shall)?"
+    r"\s+(?:(?:have\s+to|must|definitely|confidently)\s+)?(?:choose|chose|pick|picked|select|selected|go\s+with"
+    r"|opt\s+for|vote\s+for|settle\s+on|answer|stick\s+with|stay\s+with|change\s+(?:my\s+answer\s+)?to|switch\s+to)\b",
+    r"\bit(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+has\s+to\s+be)\s+(?:clearly\s+|definitely\s+)?(?=\W*" + _M + ")",
+    r"\\boxed\{(?:\\text(?:bf)?\{)?",
+    r"\bjibu\b(?:\s+\w+){0,3}?\s*(?:\bni\b|:)",
+    r"\b(?:nachagua|nimechagua|ninachagua|chaguo\s+langu\s+ni)\b",
+    r"\bamsa\w*(?:\s+\w+){0,3}?\s*(?:\bita\s+ce\b|\bshi\s+ne\b|\bce\b|\bne\b|:)",
+    r"\b(?:na|zan)\s+za[ɓb]i\b",
+    r"\b(?:Antwort|Lösung)(?:\s+(?:lautet|ist))?\s*:?|\bich\s+wähle\b",
+    r"(?:正确|我的)?(?:答案|回答)(?:应该)?(?:是|为|：|:)|我(?:会)?选(?:择)?|应该选|应选|选",
+)
+_WEAK_CUES = (
+    r"\b(?:actually|wait|correction|rather|instead|I\s+mean|on\s+second\s+thought)\b[,.!:]*(?:\s+no\b[,.!]*)?",
+    r"\b(?:clearly|definitely|certainly|obviously|surely|bila\s+shaka|hakika|ba\s+shakka|tabbas|eindeutig)\b,?",
+    r"\b(?:therefore|thus|hence|so|overall|consequently|in\s+conclusion|in\s+summary|conclusion|to\s+conclude"
+    r"|kwa\s+hiyo|kwa\s+hivyo|hivyo|basi|saboda\s+haka|don\s+haka|also|daher|因此|所以)\b,?"
+    r"(?:\s+(?:it's|it\s+is|the\s+answer\s+is|option|sentence))?",
+    r"\bI\s+(?:would\s+|'d\s+)?(?:believe|think|say|conclude|prefer|guess|suppose)\b(?:\s+(?:that|it's|it\s+is))?",
+    r"\bich\s+(?:würde\s+sagen|denke|glaube|meine)\b|我(?:认为|觉得|的答案是)",
+)
+_PHRASE_END = r"(?=\s*[)\]}\"']?\s*(?:[.!,;:)]|$|\n|\s-|\s—|\s\())"
+_QUALITY = (
+    r"(?:(?:the|a|an)\s+)?(?:(?:most|more|much|far|clearly|definitely|obviously|the|best|better|correct|right"
+    r"|logical|natural|only)\s+){0,3}"
+    r"(?:correct|right|best|better|answer|(?:more|most)\s+(?:\w+\s+)?(?:logical|likely|plausible|coherent|natural"
+    r"|appropriate|sensible|consistent|reasonable|suitable|fitting|probable|fluent)|logical\s+(?:next|choice"
+    r"|continuation|answer|option|sentence)|continuation|(?:\w+\s+)?next\s+(?:sentence|step|line|event|part|one)"
+    r"|one\s+that\s+(?:follows|fits|comes)"
+    r"|(?:better|best|correct|right|logical|natural)\s+(?:fit|choice|option|answer|continuation|sentence))\b"
+)
+_VERDICT_VERBS = (
+    r"(?:makes?\s+(?:the\s+)?(?:most|more)\s+sense|fits?\s+(?:\w+\s+){0,3}?(?:best|better|most|well)"
+    r"|fits?\s+(?:the\s+)?(?:story|context|scene|narrative)|comes?\s+next|is\s+next|follows(?:\s+(?:\w+\s+)?"
+    r"(?:logically|naturally|best|directly|on|better))?\s*(?:[.!,;]|$)|flows\s+(?:\w+\s+)?(?:naturally|logically"
+    r"|better|best|smoothly)|continues\s+(?:the\s+)?(?:story|narrative|context))"
+)
+_PREDICATES = (
+    r"\s*[)\]\"']?\s*(?:(?:is|seems|would\s+be|appears(?:\s+to\s+be)?|remains|must\s+be|should\s+be)\s+)"
+    r"(?:(?:clearly|definitely|also|therefore|thus|still|indeed|certainly|obviously)\s+)?" + _QUALITY,
+    r"\s*[)\]\"']?\s*(?:(?:clearly|definitely|also|therefore|thus|still|indeed|certainly|obviously|better|best)\s+)?"
+    + _VERDICT_VERBS,
+    r"\s*[)\]\"']?\s*(?:[:=\-–—|]\s*)?(?:✓|✔|✅|☑)",
+    r"\s*[)\]\"']?\s*[:=\-–—]\s*(?:correct|right|yes)\b\s*(?:[.!,;(]|$)",
+    r"\s*[)\]\"']?\s+(?:does|do|it\s+is|is\s+it|wins)\s*(?:[.!,;]|$)",  # "B does.", "Option B it is."
+    r"\s*(?:ndiyo|ndio|ni\s+(?:sahihi|bora|jibu|sentensi))\b",
+    r"\s*(?:(?:ita\s+)?(?:ce|ne)\s+(?:ta\s+fi|mafi|amsa|daidai)|ya\s+fi|ta\s+fi|shi\s+ne|ce\s+daidai)\b",
+    r"\s+(?:ce|ne)(?=\s*(?:[.!,;]|$))",  # Hausa "B ce." ("it is B")
+    r"\s*(?:是正确|正确|更(?:合理|符合|合适|自然|好)|最(?:合理|符合|合适|好))",
+    r"\s*(?:ist\s+(?:richtig|korrekt|die\s+(?:richtige|korrekte)\s+Antwort)|passt\s+(?:besser|am\s+besten))",
+)
+_MODAL = re.compile(r"(?i:\b(?:would|could|might|may)\b)")
+_CONDITIONAL = re.compile(
+    r"(?i:\b(?:if|unless|although|though|while|whereas|even|whether|kama|ingawa|idan|ko\s+da\s+yake|wenn|obwohl"
+    r"|falls))\b|如果|虽然|假如"
+)
+_SUPPOSING = re.compile(
+    r"(?i:\b(?:were|had|assume|assuming|suppose|supposing|meant|imagine|imagining|pretend|würde|wäre|hätte"
+    r"|angenommen)\b)|假如|假设"
+)
+_FORCED_CHOICE = re.compile(r"(?i:\bif\s+(?:I|we)\s+(?:had|have|must|were\s+forced)\s+to\b|\bif\s+forced\b)")
+_CLAUSE_START = re.compile(r"[.!?;,:\n。！？，；]")
+_SENTENCE_START = re.compile(r"[.!?;\n。！？]")
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    mentions: tuple[tuple[re.Pattern[str], str], ...]
+    strong: re.Pattern[str]
+    weak: re.Pattern[str]
+    praised: re.Pattern[str]
+    lone: re.Pattern[str]
+    label: re.Pattern[str]
+    field: re.Pattern[str]
+
+
+def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
+    """How a reply names the option lettered `c` (an ASCII capital)."""
+    low = c.lower()
+    return [
+        (rf"(?<=[(\[{{\"'])[{c}{low}](?=[)\]}}\"'])", mark),  # (A) "b" [a]
+        (rf"(?i:\b(?P<n>{_NAMER}))[ \t]+\(?[{c}{low}](?!{_LETTERISH})", rf"\g<n> {mark}"),
+        (rf"(?<!{_LETTERISH})(?<!['’-]){c}(?!{_LETTERISH})(?![''-]\w)", mark),
+        (rf"(?:{_COPULAS})[ \t]*{low}(?={_PHRASE_END})", " " + mark),
+        (rf"^[ \t\"'(\[{{]*{low}(?=[ \t\"')\]}}.!]*$)", mark),  # a line that is only "b"
+        (rf"(?<!{_LETTERISH}){low}(?!{_LETTERISH})(?=(?i:{'|'.join(_PREDICATES)}))", mark),
+    ]
+
+
+def _position_mention(i: int, mark: str) -> list[tuple[str, str]]:
+    """How a reply names the i-th option by its position ("the second one", "chaguo la pili", "第二个")."""
+    ordinal = _ORDINALS.get(i)
+    if ordinal is None:
+        return []
+    position = (
+        rf"(?i:\b(?:the )?(?:{ordinal}) (?:one|option|sentence|choice|alternative|continuation)\b"
+        rf"|\bthe (?:{ordinal})(?= ?[.!]? ?$)|\bthe {('former', 'latter', 'third')[i]}\b"
+        rf"|\bthe (?:one|option|sentence|choice) (?:listed|given|shown|presented|mentioned|written) (?:{ordinal})\b"
+        rf"|\b(?:option|sentence|choice) (?:number )?{i + 1}\b(?!\.\d)"
+        rf"|\b(?:chaguo|sentensi|jibu|jumla|jimla|za[ɓb]i|amsa) (?:la|ya|ta|na) (?:{ordinal})\b"
+        rf"|\b(?:der|die|das) (?:{ordinal}) (?:Satz|Option)\b)|(?:{ordinal})(?:个|项|句)(?:选项|句子)?"
+    )  # a reading is single-spaced: " " never crosses a line
+    return [(position, mark)]
+
+
+_CJK = r"[\u3400-\u9fff]"
+
+
+def _word_mention(word: str, mark: str) -> tuple[str, str]:
+    """A word that names an option ("yes", "nein", "否"): standing alone; a Chinese one also after "答案是" and
+    before "的" ("是的")."""
+    if not re.search(_CJK, word):
+        return rf"(?<!{_LETTERISH})(?i:{re.escape(word)})(?!{_LETTERISH})", mark
+    after_cue = "".join(f"|(?<={cue})" for cue in ("答案是", "答案为", "回答是", "应该是", "选择"))
+    return rf"(?:(?<!{_CJK}){after_cue}){re.escape(word)}(?:(?!{_CJK})|(?=的))", mark
+
+
+@lru_cache(maxsize=64)
+def _compile(names: tuple[tuple[str, ...], ...]) -> _Patterns:
+    """`names[i]` are the names of option i: one ASCII capital letter (then also its position), or words."""
+    by_length: list[tuple[str, int]] = sorted(
+        ((name, i) for i, option in enumerate(names) for name in option), key=lambda n: -len(n[0])
+    )
+    mentions: list[tuple[str, str]] = []
+    for name, i in by_length:  # longer names first: "不是" is read before its "是"
+        mark = chr(_BASE + i)
+        if _is_letter(name):
+            mentions += _letter_mentions(name, mark) + _position_mention(i, mark)
+        else:
+            mentions.append(_word_mention(name, mark))
+    # the options a statement names
+    group = rf"(?={_M}){_NOT_NEGATED}{_CHAIN_START}(?P<g>{_M}(?:{_JOINT}{_M})*+)(?!{_NEGATED_AFTER})"
+    named = rf"(?i:(?:the\s+)?{_NAMER}\s+)?"
+    predicates = "|".join(_PREDICATES)
+    gap = r"[\s\"'(\[{*:\-–—=>]*"
+    lines = re.MULTILINE  # the patterns read a whole reading: "^" and "$" are a line's ends
+    return _Patterns(
+        mentions=tuple((re.compile(pattern, lines), mark) for pattern, mark in mentions),
+        strong=re.compile(rf"(?i:(?:{'|'.join(_STRONG_CUES)})){gap}{named}{group}", lines),
+        weak=re.compile(
+            rf"(?i:(?:{'|'.join(_WEAK_CUES)})){gap}{named}{group}(?:{_PHRASE_END}|(?=(?i:{predicates})))", lines
+        ),
+        praised=re.compile(rf"{group}(?i:(?:{predicates}))", lines),
+        # a line, or a line's last sentence, that is only a mention by letter or position
+        lone=re.compile(
+            rf"(?:^|[.!?;。]\s*|\s[–—-]\s)[\s\"'(\[{{]*(?P<n>(?i:{_NAMER})\s*[:\-]?\s*)?(?P<g>{_L})"
+            r"[\s\"')\]}]*(?:[.!]+(?=\s)|[.!。]*$)"
+            # "→ B", "...: nein." ending a line
+            rf"|(?:→|->|=>|:)[ \t]*[\"'(\[{{]*(?P<h>{_L})[\"')\]}}]*[ \t]*[.!。]*$",
+            lines,
+        ),
+        # a line that opens with an option's label ("B.", "A: ...", "Option B:", "(a) ...")
+        label=re.compile(
+            rf"^[\s\"'(\[{{]*(?P<n>(?i:{_NAMER})\s*)?(?P<g>{_L}(?:{_JOINT}{_L})*+)(?:[\"')\]}}]|\s*(?:[.:,\-–—。，：]|$)|\s+\()"
+        ),
+        field=re.compile(rf"^[^:\n]{{0,40}}:\s*[\"'(\[]*(?P<g>{_M}(?:{_JOINT}{_M})*+)[\"')\]]*\s*[.!]?$"),
+    )
+
+
+def _fold(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).strip(" .!?\"'")
+
+
+def _mark_texts(line: str, texts: Sequence[str]) -> str:
+    """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention."""
+    for i, option in enumerate(texts):
+        folded = _fold(option) if isinstance(option, str) else ""
+        if len(folded) >= (3 if re.search(_CJK, folded) else 8):
+            line = re.sub("(?i)" + " ".join(map(re.escape, folded.split())), chr(_TEXT + i), line)
+    return line
+
+
+# What a small letter ending a statement may follow to be an option ("the answer is a.", "jibu ni b.").
+_COPULAS = (
+    "|".join(rf"(?<=\b{w} )" for w in ("is", "be", "ni", "ce", "ne", "ist", "lautet", "choose", "pick")) + "|(?<=:)"
+)
+_CAPS = re.compile(r"^(?=[^\n]*?[A-Z]{2})[^a-z\n]*$", re.MULTILINE)
+_MENTION = re.compile(_M)
+_SAME_TWICE = re.compile(rf"({_M})[ \t,:(\"'\-–—)]*({_M})")
+
+
+def _mark(text: str, patterns: _Patterns, texts: Sequence[str]) -> str:
+    """The text with every option mention replaced by its mark (its lines kept)."""
+    text = _CAPS.sub(lambda m: m[0].lower(), text)  # an all-caps line reads as lower case: its letters as in any line
+    line = _mark_texts(text, texts)
+    for pattern, mark in patterns.mentions:
+        line = pattern.sub(mark, line)
+    return line
+
+
+def _merge(line: str) -> str:
+    """One option named twice in a row ("Option B ("<its text>")") is one mention, by its first mark; a label's
+    colon stays ("Option A: <its text>. ..." still labels a discussion)."""
+    return _SAME_TWICE.sub(lambda m: m[0] if _index(m[1]) != _index(m[2]) else m[1] + ":" * (":" in m[0]), line)
+
+
+def _labels(line: str, label: re.Match[str]) -> bool:
+    """Whether a line that opens with an option goes on with something: it labels what follows."""
+    return bool(line[label.end() :].strip(" .:!"))
+
+
+def _index(mark: str) -> int:
+    return (ord(mark) - _BASE) % (_TEXT - _BASE)
+
+
+def _options(group: str) -> frozenset[int]:
+    return frozenset(_index(ch) for ch in group if _BASE <= ord(ch) < _BASE + 0x100)
+
+
+def _hypothetical(line: str, at: int, statement: str) -> bool:
+    """A verdict in a clause opened by "if", "although", "while", ... or a modal one ("B would fit") in a sentence
+    that has such a clause: a concession or a hypothetical, not a commitment."""
+    clauses = list(_CLAUSE_START.finditer(line, max(0, at - 200), at))
+    sentences = list(_SENTENCE_START.finditer(line, max(0, at - 200), at))
+    clause = clauses[-1].end() if clauses else max(0, at - 200)
+    sentence = sentences[-1].end() if sentences else max(0, at - 200)
+    if _CONDITIONAL.search(line, clause, at):
+        return True
+    return _MODAL.search(statement) is not None and _CONDITIONAL.search(line, sentence, at) is not None
+
+
+def _supposed(line: str, at: int) -> bool:
+    """A cue in a sentence that supposes what is not the case ("If the story were a fantasy, I would pick B";
+    "If we assume ..., the answer is A"), unless the supposition is only being made to choose ("if I had to pick")."""
+    sentences = list(_SENTENCE_START.finditer(line, max(0, at - 200), at))
+    before = line[sentences[-1].end() if sentences else max(0, at - 200) : at]
+    return (
+        _CONDITIONAL.search(before) is not None
+        and _SUPPOSING.search(before) is not None
+        and _FORCED_CHOICE.search(before) is None
+    )
+
+
+def commitments(
+    reading: Reading, names: tuple[tuple[str, ...], ...], texts: Sequence[str] = ()
+) -> list[tuple[int, frozenset]]:
+    """Every commitment of a reading in order, as (offset, the option indices it names); a statement after the
+    last one that the reply cannot tell is a final commitment to nothing."""
+    if not reading.lines:
+        return []
+    patterns = _compile(names)
+    kinds = [line.kind for line in reading.lines]
+    raw = _mark(reading.text, patterns, texts)
+    text = _merge(raw)
+    raw_lines, lines = raw.split("\n"), text.split("\n")
+    starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    labels = {
+        i for line in raw_lines if (m := patterns.label.match(line)) and _labels(line, m) for i in _options(m["g"])
+    }
+    enumeration = len(labels) > 1  # lines open with different options' labels: an enumeration or an echo
+
+    def line_of(at: int) -> int:
+        return bisect_right(starts, at) - 1
+
+    def read(match: re.Match[str], group: str = "g") -> tuple[int, frozenset]:
+        return match.start(group), _options(match[group])
+
+    said = [
+        m for cued in (patterns.strong, patterns.weak) for m in cued.finditer(text) if not _supposed(text, m.start())
+    ]
+    found = [read(m) for m in said]
+    found += [read(m) for m in patterns.praised.finditer(text) if not _hypothetical(text, m.start(), m[0])]
+    named_lone: list[tuple[int, frozenset]] = []  # "Option A" alone on a line: a verdict, or an enumeration's label
+    for m in patterns.lone.finditer(text):
+        group = "g" if m["g"] else "h"
+        index = line_of(m.start(group))
+        at_start = m.start(group) == starts[index] + len(lines[index]) - len(lines[index].lstrip(" \"'([{"))
+        if (
+            at_start
+            and enumeration
+            and (label := patterns.label.match(raw_lines[index]))
+            and _labels(raw_lines[index], label)
+        ):
+            continue
+        (named_lone if m["n"] else found).append(read(m, group))
+    found += [
+        (starts[i] + m.start("g"), _options(m["g"]))
+        for i, line in enumerate(lines)
+        if kinds[i] == "field" and (m := patterns.field.match(line))
+    ]
+    found = [f for f in found if kinds[line_of(f[0])] != "heading"]
+    if len(frozenset().union(*(g for _, g in named_lone))) <= 1:
+        found += [f for f in named_lone if kinds[line_of(f[0])] != "heading"]
+    if raw_lines and kinds and kinds[0] != "heading" and not enumeration:
+        first = raw_lines[0]
+        quoted = {_index(ch) for ch in first if ord(ch) >= _TEXT}
+        if (m := patterns.label.match(first)) and not m["n"] and quoted <= _options(m["g"]):
+            # "B. <why>", "A: <its text>"; not "A: <B's text>", nor "Option A: ..." (a discussion's label)
+            found.append((0, _options(m["g"])))
+    if len(lines) == 1 and re.fullmatch(rf"[\s\"'(\[{{]*({_M})[\s\"')\]}}.!]*", lines[0]):
+        found.append((0, _options(lines[0])))  # a reply that is exactly one option's text
+    found.sort(key=lambda f: f[0])
+    if found and any(end > found[-1][0] for end in abstention_ends(text)):
+        found.append((len(text), frozenset()))
+    return found
+
+
+def read_choice(
+    reply: object,
+    options: Sequence[str] = ("A", "B"),
+    texts: Sequence[str] = (),
+    aliases: Sequence[Sequence[str]] = (),
+) -> str | None:
+    """The option a reply commits to, or None (no commitment, two at once, a statement after the last one that it
+    cannot tell, a refusal, reasoning that never closed, any input that is not text).
+
+    `options` name the options: ASCII capital letters (also named by position) or words ("yes", "nein", "否");
+    `texts` are the options' own texts; `aliases[i]` are more words for option i ("不是" for "否")."""
+    names = _names(options, aliases)
+    if names is None:
+        return None
+    reading = read_reply(reply)
+    if reading.unfinished or reading.refusal:
+        return None
+    texts = [t if isinstance(t, str) else "" for t in texts] if isinstance(texts, list | tuple) else []
+    found = commitments(reading, names, texts)
+    if not found or len(found[-1][1]) != 1:
+        return None
+    (index,) = found[-1][1]
+    return options[index]
+
+
+def _names(options: object, aliases: object) -> tuple[tuple[str, ...], ...] | None:
+    """Each option's names, or None when `options` is not a sequence of distinct non-empty names."""
+    if not isinstance(options, list | tuple) or not options or not all(isinstance(o, str) and o for o in options):
+        return None
+    aliases = aliases if isinstance(aliases, list | tuple) else ()
+    names = tuple(
+        (o, *(a for a in (aliases[i] if i < len(aliases) and isinstance(aliases[i], list | tuple) else ()) if a))
+        for i, o in enumerate(options)
+    )
+    flat = [n for option in names for n in option]
+    if len(set(flat)) != len(flat) or not all(isinstance(n, str) and n.strip() for n in flat):
+        return None
+    return names
+
+
+def _is_letter(c: object) -> bool:
+    return isinstance(c, str) and len(c) == 1 and c.isascii() and c.isalpha() and c.isupper()

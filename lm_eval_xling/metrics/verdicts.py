@@ -1,0 +1,151 @@
+"""A judge's verdict as a careful reader reads it, on the shared `Reading` of its reply (replies.py).
+
+Binary (correct / incorrect): what the judge states, not the words of the answers it quotes, the gold answer it
+names ("the correct answer is Karachi"), an attribute ("a wrong detail") or a hypothetical ("had it said Lahore, it
+would be correct"). Negation and qualification are read ("not quite right" is incorrect, "correct, although it
+adds a wrong detail" is correct; "partly correct" states no verdict); check marks and crosses are verdicts. An
+explicit statement ("Verdict: incorrect", a line that is only a verdict, {"verdict": "correct"}) wins over prose;
+among statements of one kind the last wins, so a judge that revises is read at its revision.
+
+Likert (1-5): an explicit score ("Score: 4", "4/5", "I rate it 4", "four out of five", "3.5", "★★★★☆") wins over any
+other number; numbers that count things ("3 of 5 clues", "2 out of 3 parts") are no scores; the last explicit
+score wins; else a number alone on the last line. A score off the scale ("0", "7/10", "3-4") is no score.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lm_eval_xling.replies import read_reply
+
+_WORD_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+_WORDS = re.compile(r"(?i)\b(one|two|three|four|five)(?:\s+and\s+(a\s+)?half\b)?\b")
+_QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
+_PROMPT_WORDING = re.compile(
+    r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
+)
+_POSITIVE = r"correct(?:ly)?|right|accurate|acceptable|valid|true"
+_NEGATIVE = r"incorrect(?:ly)?|wrong|inaccurate|unacceptable|invalid|false|mistaken"
+_POLAR = re.compile(rf"(?i)\b(?:{_NEGATIVE}|{_POSITIVE})\b|[✓✔✅☑]|[✗✘❌×]")
+_NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,2}\s*$")
+_BOTH_WAYS = re.compile(rf"(?i)\b(?:{_POSITIVE}|{_NEGATIVE})\s*(?:and|or|/|but\s+also)\s*$")
+_PARTIAL = re.compile(r"(?i)\b(?:partially|partly|half|somewhat|mostly|largely|almost|nearly)\s*-?\s*$")
+# "the correct answer (is Karachi)", "the right city": a polar word as an attribute of a noun, not a verdict
+_ATTRIBUTE = re.compile(
+    r"(?i)\s+(?!answer\b(?!\s+(?:is|was|would|should|:)))(?:answer|name|one|entity|city|person|year|response|detail"
+    r"|fact|date|place|country|rationale|reasoning|information|claim|part|term|spelling|word|clue|step|idea|choice"
+    r"|option|interpretation|identification|connection|link|track|guess)s?\b"
+)
+_GOLD_NAMING = re.compile(
+    r"(?i)\b(?:correct|right|true|actual|accurate)\s+(?:answer|response|name|one|entity|rationale)s?\b"
+    r"(?=(?:\s+\w+){0,5}?\s*(?:is|was|are|were|would|should|:|=)(?!\w))"
+)
+_HYPOTHETICAL = re.compile(
+    r"(?i)\b(?:if|had|unless|were\s+it|assuming)\b(?:(?!\b(?:but|so|however|yet|as\s+it\s+stands)\b)[^.;\n]){0,120}$|\b(?:would|could|might)\s+(?:only\s+)?(?:have\s+)?(?:be|been)\s+(?:\w+\s+)?$"
+)
+_STATEMENT = re.compile(
+    r"(?im)(?:^|[.!?]\s)[\s:\-.]*(?:(?:final\s+)?(?:judge?ment|verdict|decision|evaluation|assessment|grade|result|answer|label"
+    r"|output)\s*(?:is)?\s*[:\-–=]?\s*)?(?P<v>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌])"
+    r"(?:[\s.!]*$|[.!]+(?=\s))"
+    r"|\b(?:judge?ment|verdict|decision|evaluation|assessment)\b\s*(?:is)?\s*[:\-–=]?\s*"
+    r"(?P<w>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r"))\b"
+    r"|\b(?:judged?|deemed|marked|ruled|considered|graded|rated)\s+(?:as\s+)?(?P<x>(?:not\s+)?(?:"
+    + _NEGATIVE
+    + "|"
+    + _POSITIVE
+    + r"))\b"
+)
+
+
+def _polarity(word: str) -> float:
+    negated = word.lower().startswith("not")
+    word = word.lower().split()[-1]
+    positive = word in "✓✔✅☑" or re.fullmatch(_POSITIVE, word) is not None
+    return float(positive != negated)
+
+
+def parse_binary(reply: object) -> float | None:
+    """1 correct, 0 incorrect, None when the judge states no verdict (or refuses, or never closes its reasoning)."""
+    reading = read_reply(reply)
+    if reading.unfinished or reading.refusal:
+        return None
+    text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", reading.text))
+    if statements := list(_STATEMENT.finditer(text)):
+        last = statements[-1]
+        return _polarity(last["v"] or last["w"] or last["x"])
+    text = _GOLD_NAMING.sub(" ", text)
+    for match in reversed(list(_POLAR.finditer(text))):
+        before = text[max(0, match.start() - 120) : match.start()]
+        if _ATTRIBUTE.match(text, match.end()) or _HYPOTHETICAL.search(before):
+            continue
+        if _PARTIAL.search(before[-20:]) or _BOTH_WAYS.search(before[-30:]):
+            return None
+        negated = _NEGATION.search(before[-40:]) is not None
+        return float((_polarity(match[0]) == 1.0) != negated)
+    return None
+
+
+_NUMBER = r"(?P<n>\d+(?:\.\d+)?)"
+# After "3 out of 5", a noun makes it a count ("3 out of 5 clues"); these words do not.
+_NOT_NOUNS = (
+    r"(?:because|since|as|for|given|due|but|and|though|although|overall|points?|stars?|here|on|in|with|is|it|this"
+    r"|the|from|me|i)\b"
+)
+_NOUN_NEXT = rf"[ \t]+(?!{_NOT_NOUNS})[^\W\d_]"
+_SCALE = re.compile(
+    r"(?i)(?:(?:on\s+)?a\s+scale\s+(?:of|from)\s+|between\s+|from\s+)?(?<![\d.])[01]\s*(?:to|-|–|and)\s*(?:5|10)"
+    r"(?!\.?\d)(?:\s*scale)?"
+)
+_RANGE = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*\d(?:\.\d)?(?![\d.])")
+_SCORES = re.compile(
+    rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|out\s+of|of)\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5, 4 out of 5
+    r"|\b(?:score|rating|rate|rated|grade|graded|judge?ment|verdict|give|gives|given|assign|assigned|award|awarded"
+    r"|deserves|earns|merits|go\s+with|settle\s+on|revise\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
+    r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)|rather|instead"
+    r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's)\b[^\d\n]{0,25}?(?:\n[ \t]*)?"
+    r"(?<![\d.])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.]*\d)"
+)
+_RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
+_COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|out[ \t]+of|of)[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
+_STARS = re.compile(r"[★☆]{5}")
+_LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
+
+
+def _words_to_digits(text: str) -> str:
+    return _WORDS.sub(lambda m: _WORD_NUMBERS[m[1].lower()] + (".5" if m[0].lower().endswith("half") else ""), text)
+
+
+def parse_likert(reply: object) -> float | None:
+    """A 1-5 score (halves allowed), or None when the judge states none or one off the scale."""
+    reading = read_reply(reply)
+    if reading.unfinished or reading.refusal:
+        return None
+    text = _COUNT.sub(" ", _SCALE.sub(" ", _words_to_digits(reading.text)))
+    found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m)]
+    found += [(m.start(), m) for m in _STARS.finditer(text)]
+    if last := _LAST_NUMBER.search(text):  # a revision after the stated score: "Score: 5 - no, too generous. 4."
+        found.append((last.start("n"), last))
+    found.sort(key=lambda f: f[0])
+    if found:
+        match = found[-1][1]
+        if match.re is _STARS:
+            return float(match[0].count("★")) or None
+        if match.re is _SCORES and match["d"] is not None and match["d"] != "5":
+            return None
+        number = "n" if match["n"] is not None else "m"
+        if _RANGE.match(text, match.start(number)) or _RANGE_END.search(text, 0, match.start(number)):
+            return None
+        return _on_scale(float(match[number]))
+    return None
+
+
+def _conditional(text: str, score: re.Match[str]) -> bool:
+    """A score given only under a condition: "if it had named the treaty, I would give it a 5"."""
+    before = text[max(0, score.start() - 120) : score.start()]
+    return (
+        _HYPOTHETICAL.search(before) is not None or re.match(r"\s+(?:if|had|unless)\b", text[score.end() :]) is not None
+    )
+
+
+def _on_scale(value: float) -> float | None:
+    return value if 1 <= value <= 5 and value * 2 == int(value * 2) else None

@@ -1,0 +1,169 @@
+"""The one reply reader: what a careful human actually reads in a model's reply, before any family reads meaning.
+
+`read_reply` turns a raw reply into a `Reading`: only what follows a closed reasoning block (`<think>`, `<thinking>`,
+`<reasoning>`; a reply that only closes one started inside it; a block that never closes gave no answer), JSON
+objects and XML-like tags (`<answer>B</answer>`) read as "key: value" lines, code fences, markdown emphasis, block
+quotes and table rules gone, headings and list items kept as lines but marked as such, quotation marks of every
+script as ASCII quotes, full-width forms and other compatibility characters folded (NFKC). It also says where the
+reply refuses or states that it cannot tell.
+
+Every step is a single pass of a regular expression without nested repeats or a scan of the text, so reading is
+linear in the reply; runaway replies are read on their last 50,000 characters.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# 10 times what 1024 generated tokens hold: only runaway output is cut (a reasoning block longer than this loses
+# its opening tag, and the answer after its closing tag is read as usual).
+MAX_CHARS = 50_000
+
+_REASONING = ("think", "thinking", "reasoning")
+_OPEN = re.compile(rf"<(?:{'|'.join(_REASONING)})\s*>", re.IGNORECASE)
+_CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>", re.IGNORECASE)
+_QUOTES = str.maketrans(
+    {
+        **dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'),
+        **dict.fromkeys("‘’‚‛`´", "'"),
+        "\u00a0": " ",
+        "\u200b": "",
+        "\r": "",
+    }
+)
+_FIELD = "\ue200"  # opens a line of structured output (a JSON value, an XML-like tag)
+_TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
+_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣]|\d{1,3}[.)])[ \t]+")
+_QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+_TABLE_RULE = re.compile(r"^[ \t|:\-]*-{3}[ \t|:\-]*$")
+# Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
+_EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~|\\(?=[()\[\]*_#.])")
+_BLANKS = re.compile(r"[ \t]+")
+
+# Statements that refuse, or say that the reply cannot tell, in the tasks' languages ("both are plausible" is not
+# one: a commitment may follow it). A family decides what a commitment before or after such a statement means.
+_ABSTAIN = re.compile(
+    r"(?i:\b(?:I|we)(?:[ \t]+(?:can(?:not|'t)|am[ \t]+(?:unable|not[ \t]+able)[ \t]+to|won't|will[ \t]+not)"
+    r"|'m[ \t]+(?:unable|not[ \t]+able)[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:decide|determine|tell|choose|pick|answer|help"
+    r"|assist|comply|judge)\b"
+    r"|\b(?:impossible|unable)[ \t]+to[ \t]+(?:decide|determine|tell|say|choose|know)\b"
+    r"|\bnot[ \t]+enough[ \t]+(?:information|context)\b|\bI[ \t]+(?:don't|do[ \t]+not)[ \t]+know\b"
+    r"|\bsiwezi[ \t]+(?:kuamua|kujua|kusema|kuchagua)\b|\bsijui\b"
+    r"|\bba[ \t]+zan[ \t]+iya[ \t]+(?:ta[ \t]+)?(?:yanke|zaɓa|zaba|sani|fa[ɗd]i)\b|\bban[ \t]+sani[ \t]+ba\b"
+    r"|\b(?:ich[ \t]+)?kann[ \t]+(?:ich[ \t]+)?(?:das[ \t]+)?nicht[ \t]+(?:entscheiden|sagen|beurteilen|bestimmen)\b)"
+    r"|无法(?:确定|判断|决定|回答|选择)|不知道"
+)
+_REFUSAL = re.compile(
+    r"(?i:\bI(?:'m|[ \t]+am)[ \t]+sorry,?[ \t]+but[ \t]+I[ \t]+(?:can(?:not|'t)|won't)\b"
+    r"|\bI[ \t]+(?:can(?:not|'t)|won't)[ \t]+(?:help|assist|comply)\b)"
+    r"|我无法(?:回答|帮助)|抱歉"
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line as read: its text (markup gone) and what it is in the layout."""
+
+    text: str
+    kind: str  # "text", "heading", "item" (a list item), "row" (a table row, cells joined by " | ") or "field" (a
+    # "key: value" line of structured output: a JSON value, an XML-like tag)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A reply as a careful reader reads it."""
+
+    lines: tuple[Line, ...]
+    unfinished: bool  # reasoning that never closed: the reply gave no answer
+    refusal: bool
+    abstains: tuple[int, ...]  # end offsets in `text` of statements that refuse or say they cannot tell
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+def after_reasoning(reply: str) -> tuple[str, bool]:
+    """What follows the last closed reasoning block, and whether an opened block never closed."""
+    if closing := list(_CLOSE.finditer(reply))[-1:]:
+        return reply[closing[0].end() :], False
+    if opening := _OPEN.search(reply):
+        return reply[: opening.start()], True
+    return reply, False
+
+
+def _field(key: str, value: str) -> str:
+    """A "key: value" line of structured output (keys' underscores read as spaces), marked as a field."""
+    label = key.replace("_", " ").replace("-", " ").strip()
+    return f"\n{_FIELD}{label}: {value}\n" if label else f"\n{value}\n"
+
+
+def _json_lines(value: object, key: str = "") -> list[str]:
+    """A parsed JSON value as field lines, in document order; a list of plain values is one line ("A, B")."""
+    if isinstance(value, dict):
+        return [line for k, v in value.items() for line in _json_lines(v, str(k))]
+    if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
+        return [_field(key, ", ".join("" if v is None else str(v) for v in value))]
+    if isinstance(value, list):
+        return [line for v in value for line in _json_lines(v, key)]
+    return [_field(key, "" if value is None else str(value))]
+
+
+def _unwrap_json(text: str) -> str:
+    """A reply that is, or holds, one JSON object: the object replaced by its "key: value" lines."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return text
+    try:
+        value = json.loads(text[start : end + 1])
+    except (ValueError, RecursionError):
+        return text
+    if not isinstance(value, dict):
+        return text
+    return text[:start] + "".join(_json_lines(value)) + text[end + 1 :]
+
+
+def _line(raw: str) -> Line | None:
+    if _TABLE_RULE.match(raw):
+        return None
+    raw = _QUOTE_MARK.sub("", raw)
+    kind = "text"
+    if raw.startswith(_FIELD):
+        kind, raw = "field", raw[1:]
+    elif heading := _HEADING.match(raw):
+        kind, raw = "heading", raw[heading.end() :]
+    elif item := _ITEM.match(raw):
+        kind, raw = "item", raw[item.end() :]
+    elif raw.lstrip().startswith("|"):
+        kind, raw = "row", " | ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
+    text = _BLANKS.sub(" ", _EMPHASIS.sub("", raw)).strip()
+    if kind == "text" and (heading := _HEADING.match(text)):  # "**## Answer**" once emphasis is gone
+        kind, text = "heading", text[heading.end() :]
+    return Line(text, kind) if text else None
+
+
+def read_reply(reply: object) -> Reading:
+    """The reading of any input (a non-string reads as an empty reply)."""
+    if not isinstance(reply, str):
+        return Reading((), False, False, ())
+    if len(reply) > MAX_CHARS:
+        reply = reply[-MAX_CHARS:]
+    text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply))
+    if unfinished:
+        return Reading((), True, False, ())
+    text = _unwrap_json(_FENCE.sub("", text))  # JSON before quotes are folded: a curly quote may sit in a value
+    text = _TAG.sub(lambda m: _field(m[1], m[2]), text).translate(_QUOTES)
+    lines = tuple(line for raw in text.split("\n") if (line := _line(raw)))
+    joined = "\n".join(line.text for line in lines)
+    return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
+
+
+def abstention_ends(text: str) -> tuple[int, ...]:
+    """End offsets of the statements in `text` that refuse or say they cannot tell (for a family that reads a
+    text derived from a `Reading` with the offsets kept)."""
+    return tuple(m.end() for m in _ABSTAIN.finditer(text))
