@@ -26,14 +26,26 @@ def _label(record: dict) -> int | None:
     return None if expected is None else words[expected.lower() if expected.isascii() else expected]
 
 
+def _nsp(r: dict) -> str | None:
+    return read_choice(r["reply"], ("A", "B"), (r["option_a"], r["option_b"]))
+
+
+def _verdict(r: dict) -> float | None:
+    return (parse_binary if r["kind"] == "binary" else parse_likert)(r["reply"])
+
+
+def _expected(r: dict) -> object:
+    return r["expected"]
+
+
 READERS = {  # family: [(reader, file, reading, expected)]
-    "NSP": [("read_choice", "nsp.jsonl", lambda r: read_choice(r["reply"], ("A", "B"), (r["option_a"], r["option_b"])),
-             lambda r: r["expected"])],
-    "xsense": [("read_answer (careful)", "xsense.jsonl", lambda r: read_answer(r["reply"], r["task"], r["lang"]), _label),
-               ("standardize (paper)", "xsense.jsonl", lambda r: standardize(r["reply"], r["task"], r["lang"]), _label)],
-    "jury": [("parse_binary / parse_likert", "verdicts.jsonl",
-              lambda r: (parse_binary if r["kind"] == "binary" else parse_likert)(r["reply"]), lambda r: r["expected"])],
-}  # fmt: skip
+    "NSP": [("read_choice", "nsp.jsonl", _nsp, _expected)],
+    "xsense": [
+        ("read_answer (careful)", "xsense.jsonl", lambda r: read_answer(r["reply"], r["task"], r["lang"]), _label),
+        ("standardize (paper)", "xsense.jsonl", lambda r: standardize(r["reply"], r["task"], r["lang"]), _label),
+    ],
+    "jury": [("parse_binary / parse_likert", "verdicts.jsonl", _verdict, _expected)],
+}
 
 
 def main() -> None:

@@ -1,10 +1,11 @@
-"""Which option a reply commits to: its last explicit commitment, or None (invalid). Shared by every family whose
-answer is one of a few lettered options (NSP; xsense's XNLI letters read their own way, see xsense/answers.py).
+"""Which option a reply commits to: its last explicit commitment, or None (invalid). Shared by the families whose
+answer is one of a few options named by letters or words (NSP; xsense's careful reading: A/B/C, yes/no, ja/nein, 是/否).
 
 On the `Reading` of a reply (replies.py), every mention of an option becomes one placeholder character: a capital
 option letter standing alone ("B", "(A)", "Option B"), a small one when bracketed, quoted, named ("option a") or
-ending a statement ("the answer is a."), its position ("the first one", "chaguo la pili", "jumla ta biyu", "第二个")
-and, when the task gives them, the option's own text. A commitment is then one of:
+ending a statement ("the answer is a."), its position ("the first one", "chaguo la pili", "jumla ta biyu", "第二个"),
+an answer word standing alone ("nein", "否") and, when the task gives them, the option's own text. A commitment is
+then one of:
 
 - a cue and a mention: "the answer is B", "Final: B", "I choose B", "\\boxed{B}", "Jibu: B", "Amsar ita ce B",
   "答案是B"; after a weak cue ("so", "therefore", "I think") the mention must end its phrase ("So, A man ..." is
@@ -226,7 +227,7 @@ def _compile(names: tuple[tuple[str, ...], ...]) -> _Patterns:
     group = rf"(?={_M}){_NOT_NEGATED}{_CHAIN_START}(?P<g>{_M}(?:{_JOINT}{_M})*+)(?!{_NEGATED_AFTER})"
     named = rf"(?i:(?:the\s+)?{_NAMER}\s+)?"
     predicates = "|".join(_PREDICATES)
-    gap = r"[\s\"'(\[{*:\-–—=>]*"
+    gap = r"[ \t\"'(\[{*:\-–—=>]*+(?:\n[ \t\"'(\[{*:\-–—=>]*+)?"  # at most into the next line
     lines = re.MULTILINE  # the patterns read a whole reading: "^" and "$" are a line's ends
     return _Patterns(
         mentions=tuple((re.compile(pattern, lines), mark) for pattern, mark in mentions),
@@ -237,8 +238,8 @@ def _compile(names: tuple[tuple[str, ...], ...]) -> _Patterns:
         praised=re.compile(rf"{group}(?i:(?:{predicates}))", lines),
         # a line, or a line's last sentence, that is only a mention by letter or position
         lone=re.compile(
-            rf"(?:^|[.!?;。]\s*|\s[–—-]\s)[\s\"'(\[{{]*(?P<n>(?i:{_NAMER})\s*[:\-]?\s*)?(?P<g>{_L})"
-            r"[\s\"')\]}]*(?:[.!]+(?=\s)|[.!。]*$)"
+            rf"(?:^|[.!?;。][ \t]*|[ \t][–—-][ \t])[ \t\"'(\[{{]*+(?P<n>(?i:{_NAMER})[ \t]*[:\-]?[ \t]*)?(?P<g>{_L})"
+            r"[ \t\"')\]}]*+(?:[.!]+(?=\s)|[.!。]*$)"
             # "→ B", "...: nein." ending a line
             rf"|(?:→|->|=>|:)[ \t]*[\"'(\[{{]*(?P<h>{_L})[\"')\]}}]*[ \t]*[.!。]*$",
             lines,

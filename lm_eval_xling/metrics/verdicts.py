@@ -44,9 +44,9 @@ _HYPOTHETICAL = re.compile(
     r"(?i)\b(?:if|had|unless|were\s+it|assuming)\b(?:(?!\b(?:but|so|however|yet|as\s+it\s+stands)\b)[^.;\n]){0,120}$|\b(?:would|could|might)\s+(?:only\s+)?(?:have\s+)?(?:be|been)\s+(?:\w+\s+)?$"
 )
 _STATEMENT = re.compile(
-    r"(?im)(?:^|[.!?]\s)[\s:\-.]*(?:(?:final\s+)?(?:judge?ment|verdict|decision|evaluation|assessment|grade|result|answer|label"
-    r"|output)\s*(?:is)?\s*[:\-–=]?\s*)?(?P<v>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌])"
-    r"(?:[\s.!]*$|[.!]+(?=\s))"
+    r"(?im)(?:^|(?<![ \t:\-.!?])[.!?][ \t])[ \t:\-.]*+(?:(?:final[ \t]+)?(?:judge?ment|verdict|decision|evaluation"
+    r"|assessment|grade|result|answer|label|output)[ \t]*(?:is)?[ \t]*[:\-–=]?[ \t]*)?"
+    r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌])(?:[ \t.!]*+$|[.!]+(?=\s))"
     r"|\b(?:judge?ment|verdict|decision|evaluation|assessment)\b\s*(?:is)?\s*[:\-–=]?\s*"
     r"(?P<w>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r"))\b"
     r"|\b(?:judged?|deemed|marked|ruled|considered|graded|rated)\s+(?:as\s+)?(?P<x>(?:not\s+)?(?:"

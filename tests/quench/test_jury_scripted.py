@@ -182,3 +182,26 @@ def test_kappa_ignores_unanswered_items():
     both = summarize(answered + unanswered, 1.0, answered=[True] * 400 + [False] * 400)["jury_kappa"]
     assert both == pytest.approx(alone) and abs(alone) < 0.1
     assert summarize(answered + unanswered, 1.0)["jury_kappa"] > 0.3  # what counting them would give
+
+
+def test_a_judge_in_varied_phrasings_scores_the_share_of_right_entities(tmp_path, local_data):
+    """A loopback judge states each verdict differently (markdown, JSON, think blocks, negations, revisions, check
+    marks, scores in words or stars): the jury reads every one, so its score is the share of right entities."""
+    from support.phrased_judge import PhrasedJudge
+
+    with PhrasedJudge() as judge:
+        base_url = f"http://127.0.0.1:{judge.port}/v1/chat/completions"
+        args = f"model=phrased,base_url={base_url},num_concurrent=1,max_retries=1,tokenized_requests=False"
+        spec = {"model": "local-chat-completions", "model_args": args, "name": "phrased"}
+        results = lm_eval.simple_evaluate(
+            model="quench-scripted", model_args="table=model,model=quench-self",
+            tasks=["quench", "quench_rationale_gold"], bootstrap_iters=0,
+            metadata={"judges": [spec], "judge_cache": str(tmp_path / "cache.sqlite")},
+        )  # fmt: skip
+    entities = {k.removesuffix(",extract"): v for k, v in results["results"]["quench"].items()}
+    # right: Thames, Tagore, Paris, Pongal; wrong: London (Paris), Diwali (Holi), Loire (Seine), Michelangelo (none)
+    assert entities["jury_mean"] == pytest.approx(100 * 4 / 8)
+    assert entities["jury_unparsed"] == 0 and entities["jury_failures"] == 0
+    rationale = {k.removesuffix(",extract"): v for k, v in results["results"]["quench_rationale_gold"].items()}
+    assert rationale["jury_unparsed"] == 0
+    assert rationale["jury_mean"] == pytest.approx(100 * 2 / 5)  # "the clue" explains no gold rationale: 2 of 5

@@ -1,0 +1,89 @@
+"""A loopback OpenAI-compatible judge that knows the right verdict and states it in a different phrasing each time:
+plain words, markdown, JSON, a think block, negations, revisions, check marks (entity prompts), and scores written
+as digits, words, fractions or stars (rationale prompts)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CORRECT = [
+    "correct",
+    "**Correct**",
+    "The contestant's answer is right.",
+    '{"verdict": "correct"}',
+    "<think>The gold answer and the given one name the same thing.</think>\n\nCorrect.",
+    "✅ Correct",
+    "Verdict: correct, although the spelling differs a little.",
+    "Incorrect... wait, no: it names the same person. Correct.",
+    "This would be judged correct.",
+    "Not incorrect: it is the short form of the true answer.",
+]
+INCORRECT = [
+    "incorrect",
+    "**Incorrect**",
+    "That's not right.",
+    '{"verdict": "incorrect"}',
+    "<think>Different entity.</think>\nIncorrect.",
+    "❌",
+    "The correct answer is the true one above, so the contestant's answer is wrong.",
+    "Correct? No. On reflection it is incorrect.",
+    "This would be judged incorrect.",
+    "Not quite right.",
+]
+SCORES = ["Score: {n}", "I rate it {n}/5.", "{w} out of five.", "**Rating:** {n}", '{{"score": {n}}}', "{stars}"]
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+_FIELD = re.compile(r"## (True Answer|True Rationale|Answer Given by contestant|Rationale Given by contestant)\n(.*)\n")
+
+
+def verdict(prompt: str, count: int) -> str:
+    """The judge's reply to a prompt: right iff the gold text appears in the contestant's answer."""
+    fields = dict(_FIELD.findall(prompt))
+    gold = fields.get("True Answer") or fields.get("True Rationale") or ""
+    given = fields.get("Answer Given by contestant") or fields.get("Rationale Given by contestant") or ""
+    right = bool(gold) and gold.lower() in given.lower()
+    if "True Rationale" in fields:
+        n = 5 if right else 2
+        return SCORES[count % len(SCORES)].format(n=n, w=WORDS[n], stars="★" * n + "☆" * (5 - n))
+    return (CORRECT if right else INCORRECT)[count % len(CORRECT)]
+
+
+class PhrasedJudge:
+    """`with PhrasedJudge() as judge:` serves /v1/chat/completions on judge.port."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+        lock = threading.Lock()
+        judge = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                prompt = body["messages"][-1]["content"]
+                with lock:
+                    count, judge.asked = judge.asked, judge.asked + 1
+                payload = json.dumps(
+                    {"choices": [{"index": 0, "message": {"role": "assistant", "content": verdict(prompt, count)}}]}
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> PhrasedJudge:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
