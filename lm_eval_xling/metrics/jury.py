@@ -243,7 +243,7 @@ class Jury:
                     if reply is None
                     else {"verdict": parse(reply), "reply": reply}
                 )
-            unread = [p for p in unique if prompt_unread(records[p][judge.name])]
+            unread = [p for p in unique if _unread(records[p][judge.name])]
             if reminder and unread:
                 again = self._replies(judge, [f"{p}\n\n{reminder}" for p in unread], max_tokens)
                 for prompt in unread:
@@ -261,7 +261,7 @@ class Jury:
         return [dict(records[p]) if p is not None else dict(nothing) for p in prompts]
 
 
-def prompt_unread(record: dict[str, Any]) -> bool:
+def _unread(record: dict[str, Any]) -> bool:
     """A judge replied but no verdict could be read from the reply."""
     return record.get("verdict") is None and record.get("reply") is not None
 

@@ -71,7 +71,6 @@ _PHRASES = {
     ("pawsx", "zh"): [(r"没有(?:任何)?(?:区别|差别|不同)", 1), (r"是(?:不同|不一样|不相同|有区别)", 0)],
 }
 _PHRASE_PATTERNS = {key: [(re.compile(p), label) for p, label in phrases] for key, phrases in _PHRASES.items()}
-_REASONING_TAGS = ("think", "thinking", "reasoning")
 
 
 def _token(word: str) -> str:
