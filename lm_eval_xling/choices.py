@@ -256,13 +256,13 @@ def _fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).strip(" .!?\"'")
 
 
-def _mark_texts(line: str, texts: Sequence[str]) -> str:
+def _mark_texts(text: str, texts: Sequence[str]) -> str:
     """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention."""
     for i, option in enumerate(texts):
         folded = _fold(option) if isinstance(option, str) else ""
         if len(folded) >= (3 if re.search(_CJK, folded) else 8):
-            line = re.sub("(?i)" + " ".join(map(re.escape, folded.split())), chr(_TEXT + i), line)
-    return line
+            text = re.sub("(?i)" + " ".join(map(re.escape, folded.split())), chr(_TEXT + i), text)
+    return text
 
 
 # What a small letter ending a statement may follow to be an option ("the answer is a.", "jibu ni b.").
@@ -270,23 +270,22 @@ _COPULAS = (
     "|".join(rf"(?<=\b{w} )" for w in ("is", "be", "ni", "ce", "ne", "ist", "lautet", "choose", "pick")) + "|(?<=:)"
 )
 _CAPS = re.compile(r"^(?=[^\n]*?[A-Z]{2})[^a-z\n]*$", re.MULTILINE)
-_MENTION = re.compile(_M)
 _SAME_TWICE = re.compile(rf"({_M})[ \t,:(\"'\-–—)]*({_M})")
 
 
 def _mark(text: str, patterns: _Patterns, texts: Sequence[str]) -> str:
     """The text with every option mention replaced by its mark (its lines kept)."""
     text = _CAPS.sub(lambda m: m[0].lower(), text)  # an all-caps line reads as lower case: its letters as in any line
-    line = _mark_texts(text, texts)
+    text = _mark_texts(text, texts)
     for pattern, mark in patterns.mentions:
-        line = pattern.sub(mark, line)
-    return line
+        text = pattern.sub(mark, text)
+    return text
 
 
-def _merge(line: str) -> str:
+def _merge(text: str) -> str:
     """One option named twice in a row ("Option B ("<its text>")") is one mention, by its first mark; a label's
     colon stays ("Option A: <its text>. ..." still labels a discussion)."""
-    return _SAME_TWICE.sub(lambda m: m[0] if _index(m[1]) != _index(m[2]) else m[1] + ":" * (":" in m[0]), line)
+    return _SAME_TWICE.sub(lambda m: m[0] if _index(m[1]) != _index(m[2]) else m[1] + ":" * (":" in m[0]), text)
 
 
 def _labels(line: str, label: re.Match[str]) -> bool:
@@ -302,23 +301,25 @@ def _options(group: str) -> frozenset[int]:
     return frozenset(_index(ch) for ch in group if _BASE <= ord(ch) < _BASE + 0x100)
 
 
-def _hypothetical(line: str, at: int, statement: str) -> bool:
+def _opening(boundary: re.Pattern[str], text: str, at: int) -> int:
+    """Where the clause or sentence (by `boundary`) holding offset `at` begins, looking back 200 characters."""
+    bounds = list(boundary.finditer(text, max(0, at - 200), at))
+    return bounds[-1].end() if bounds else max(0, at - 200)
+
+
+def _hypothetical(text: str, at: int, statement: str) -> bool:
     """A verdict in a clause opened by "if", "although", "while", ... or a modal one ("B would fit") in a sentence
     that has such a clause: a concession or a hypothetical, not a commitment."""
-    clauses = list(_CLAUSE_START.finditer(line, max(0, at - 200), at))
-    sentences = list(_SENTENCE_START.finditer(line, max(0, at - 200), at))
-    clause = clauses[-1].end() if clauses else max(0, at - 200)
-    sentence = sentences[-1].end() if sentences else max(0, at - 200)
-    if _CONDITIONAL.search(line, clause, at):
+    if _CONDITIONAL.search(text, _opening(_CLAUSE_START, text, at), at):
         return True
-    return _MODAL.search(statement) is not None and _CONDITIONAL.search(line, sentence, at) is not None
+    sentence = _opening(_SENTENCE_START, text, at)
+    return _MODAL.search(statement) is not None and _CONDITIONAL.search(text, sentence, at) is not None
 
 
-def _supposed(line: str, at: int) -> bool:
+def _supposed(text: str, at: int) -> bool:
     """A cue in a sentence that supposes what is not the case ("If the story were a fantasy, I would pick B";
     "If we assume ..., the answer is A"), unless the supposition is only being made to choose ("if I had to pick")."""
-    sentences = list(_SENTENCE_START.finditer(line, max(0, at - 200), at))
-    before = line[sentences[-1].end() if sentences else max(0, at - 200) : at]
+    before = text[_opening(_SENTENCE_START, text, at) : at]
     return (
         _CONDITIONAL.search(before) is not None
         and _SUPPOSING.search(before) is not None
@@ -401,10 +402,19 @@ def read_choice(
 
     `options` name the options: ASCII capital letters (also named by position) or words ("yes", "nein", "否");
     `texts` are the options' own texts; `aliases[i]` are more words for option i ("不是" for "否")."""
+    return choice_of(read_reply(reply), options, texts, aliases)
+
+
+def choice_of(
+    reading: Reading,
+    options: Sequence[str] = ("A", "B"),
+    texts: Sequence[str] = (),
+    aliases: Sequence[Sequence[str]] = (),
+) -> str | None:
+    """`read_choice` on a reply already read (for a family that reads the same reading in other ways too)."""
     names = _names(options, aliases)
     if names is None:
         return None
-    reading = read_reply(reply)
     if reading.unfinished or reading.refusal:
         return None
     texts = [t if isinstance(t, str) else "" for t in texts] if isinstance(texts, list | tuple) else []

@@ -11,14 +11,12 @@ reader) beside `invalid` (after).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_xling.choices import read_choice
 from lm_eval_xling.config import judge_cache_path
 from lm_eval_xling.metrics import INVALID
 from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache
+from lm_eval_xling.task_class import YamlClassTask
 
 READ_BY_MODEL = " (reader model)"
 PROMPT = """Below are the options of a question and a reply that answers it. Which option does the reply commit to \
@@ -42,13 +40,10 @@ def split_reading(answer: object) -> tuple[object, bool]:
     return answer, False
 
 
-class ReaderModelTask(ConfigurableTask):
+class ReaderModelTask(YamlClassTask):
     """A task whose filter reads a choice of `options`; `option_texts` gives a document's option texts."""
 
     options: tuple[str, ...] = ("A", "B")
-
-    def __init__(self, config: dict[str, Any] | None = None, **kwargs: Any):
-        super().__init__(config={k: v for k, v in (config or {}).items() if k != "class"}, **kwargs)
 
     def option_texts(self, doc: dict) -> list[str]:
         raise NotImplementedError

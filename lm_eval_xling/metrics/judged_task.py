@@ -19,21 +19,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lm_eval.api.task import ConfigurableTask
-
 from lm_eval_xling.config import judge_cache_path
 from lm_eval_xling.metrics.jury import Jury, VerdictCache, judges_from_metadata
 from lm_eval_xling.metrics.verdicts import parse_binary
+from lm_eval_xling.task_class import YamlClassTask
 
 
-class JudgedTask(ConfigurableTask):
+class JudgedTask(YamlClassTask):
     parse_verdict = staticmethod(parse_binary)
     # asked once more, after the prompt, of a judge whose verdict could not be read
     verdict_reminder = "Reply with one word only: correct or incorrect."
     max_verdict_tokens = 512
 
     def __init__(self, config: dict[str, Any] | None = None, **kwargs: Any):
-        super().__init__(config={k: v for k, v in (config or {}).items() if k != "class"}, **kwargs)
+        super().__init__(config, **kwargs)
         self.judges = judges_from_metadata(self.config.metadata)
 
     def judge_prompts(self, doc: dict, response: Any) -> list[str | None]:

@@ -36,8 +36,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from lm_eval_xling.choices import read_choice
-from lm_eval_xling.replies import after_reasoning, read_reply
+from lm_eval_xling.choices import choice_of
+from lm_eval_xling.replies import Reading, after_reasoning, read_reply
 
 # task -> instruction language -> answer word -> dataset label.
 # XNLI labels: 0 entailment, 1 neutral, 2 contradiction; the prompt offers A entailment, B contradiction, C neutral.
@@ -174,19 +174,19 @@ def read_answer(response: object, task: str, language: str) -> int | None:
     if not isinstance(response, str) or not all(isinstance(k, str) for k in key) or key not in _PATTERNS:
         return None
     words = LABEL_WORDS[task][language]
+    reading = read_reply(response)
     if task == "xnli":
-        letter = read_choice(response, ("A", "B", "C"), XNLI_OPTION_TEXTS.get(language, ()))
+        letter = choice_of(reading, ("A", "B", "C"), XNLI_OPTION_TEXTS.get(language, ()))
         return None if letter is None else words[letter.lower()]
     by_label = {label: [w for w in words if words[w] == label] for label in sorted(set(words.values()))}
     names = [ws[0] for ws in by_label.values()]
-    word = read_choice(response, names, aliases=[ws[1:] for ws in by_label.values()])
+    word = choice_of(reading, names, aliases=[ws[1:] for ws in by_label.values()])
     if word is not None:
         return words[word]
-    return _meaning(response, language)
+    return _meaning(reading, language)
 
 
-def _meaning(response: str, language: str) -> int | None:
-    reading = read_reply(response)
+def _meaning(reading: Reading, language: str) -> int | None:
     if reading.unfinished or reading.refusal or reading.abstains or language not in _MEANINGS:
         return None
     different, same = _MEANINGS[language]
