@@ -25,16 +25,10 @@ MAX_CHARS = 50_000
 _REASONING = ("think", "thinking", "reasoning")
 _OPEN = re.compile(rf"<(?:{'|'.join(_REASONING)})\s*>", re.IGNORECASE)
 _CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>", re.IGNORECASE)
-_QUOTES = str.maketrans(
-    {
-        **dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'),
-        **dict.fromkeys("‘’‚‛`´", "'"),
-        "\u00a0": " ",
-        "\u200b": "",
-        "\r": "",
-    }
-)
+_QUOTES = str.maketrans({**dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'), **dict.fromkeys("‘’‚‛`´", "'")})
+_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\r": ""})
 _FIELD = "\ue200"  # opens a line of structured output (a JSON value, an XML-like tag)
+_VALUES = "\ue201"  # opens each value of a JSON list on its field line
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
@@ -44,15 +38,19 @@ _TABLE_RULE = re.compile(r"^[ \t|:\-]*-{3}[ \t|:\-]*$")
 # Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
 _EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~|\\(?=[()\[\]*_#.])")
 _BLANKS = re.compile(r"[ \t]+")
+# Emphasised runs inside a line: bold (**x**, __x__) and italic (*x*, _x_), each bounded and within the line.
+_BOLD = re.compile(r"\*\*([^*\n]{1,500}?)\*\*|(?<![^\W_])__([^_\n]{1,500}?)__(?![^\W_])")
+_ITALIC = re.compile(r"(?<![*\w])\*([^*\s][^*\n]{0,499}?)\*(?![*\w])|(?<![^\W_])_([^_\s][^_\n]{0,499}?)_(?![^\W_])")
 
 # Statements that refuse, or say that the reply cannot tell, in the tasks' languages ("both are plausible" is not
 # one: a commitment may follow it). A family decides what a commitment before or after such a statement means.
 _ABSTAIN = re.compile(
     r"(?i:\b(?:I|we)(?:[ \t]+(?:can(?:not|'t)|am[ \t]+(?:unable|not[ \t]+able)[ \t]+to|won't|will[ \t]+not)"
-    r"|'m[ \t]+(?:unable|not[ \t]+able)[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:decide|determine|tell|choose|pick|answer|help"
-    r"|assist|comply|judge)\b"
+    r"|'m[ \t]+(?:unable|not[ \t]+able)[ \t]+to)[ \t]+(?:\w+[ \t]+)?"
+    r"(?:decide|determine|tell|choose|pick|answer|provide|translate|help|assist|comply|judge)\b"
     r"|\b(?:impossible|unable)[ \t]+to[ \t]+(?:decide|determine|tell|say|choose|know)\b"
-    r"|\bnot[ \t]+enough[ \t]+(?:information|context)\b|\bI[ \t]+(?:don't|do[ \t]+not)[ \t]+know\b"
+    r"|\bnot[ \t]+enough[ \t]+(?:information|context)\b|\bnot[ \t]+confident[ \t]+enough\b"
+    r"|\bI[ \t]+(?:don't|do[ \t]+not)[ \t]+know\b"
     r"|\bsiwezi[ \t]+(?:kuamua|kujua|kusema|kuchagua)\b|\bsijui\b"
     r"|\bba[ \t]+zan[ \t]+iya[ \t]+(?:ta[ \t]+)?(?:yanke|zaɓa|zaba|sani|fa[ɗd]i)\b|\bban[ \t]+sani[ \t]+ba\b"
     r"|\b(?:ich[ \t]+)?kann[ \t]+(?:ich[ \t]+)?(?:das[ \t]+)?nicht[ \t]+(?:entscheiden|sagen|beurteilen|bestimmen)\b)"
@@ -71,7 +69,9 @@ class Line:
 
     text: str
     kind: str  # "text", "heading", "item" (a list item), "row" (a table row, cells joined by " | ") or "field" (a
-    # "key: value" line of structured output: a JSON value, an XML-like tag)
+    # "key: value" line of structured output: a JSON value, an XML-like tag; a key over nested values has no value)
+    values: tuple[str, ...] = ()  # a field holding a JSON list: its values (the text joins them with ", ")
+    emphasis: tuple[tuple[str, str], ...] = ()  # ("bold" or "italic", text) of the runs emphasised inside the line
 
 
 @dataclass(frozen=True)
@@ -104,13 +104,14 @@ def _field(key: str, value: str) -> str:
 
 
 def _json_lines(value: object, key: str = "") -> list[str]:
-    """A parsed JSON value as field lines, in document order; a list of plain values is one line ("A, B")."""
-    if isinstance(value, dict):
-        return [line for k, v in value.items() for line in _json_lines(v, str(k))]
+    """A parsed JSON value as field lines, in document order: a list of plain values is one line ("A, B") that
+    keeps its values apart; a key over nested values is a line of its own ("key:") before them."""
     if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
-        return [_field(key, ", ".join("" if v is None else str(v) for v in value))]
-    if isinstance(value, list):
-        return [line for v in value for line in _json_lines(v, key)]
+        return [_field(key, "".join(_VALUES + ("" if v is None else str(v)) for v in value))]
+    if isinstance(value, dict | list):
+        nested = value.items() if isinstance(value, dict) else ((key, v) for v in value)
+        lines = [line for k, v in nested for line in _json_lines(v, str(k) if isinstance(value, dict) else "")]
+        return ([_field(key, "")] if key else []) + lines
     return [_field(key, "" if value is None else str(value))]
 
 
@@ -132,34 +133,50 @@ def _line(raw: str) -> Line | None:
     if _TABLE_RULE.match(raw):
         return None
     raw = _QUOTE_MARK.sub("", raw)
-    kind = "text"
+    kind, values = "text", ()
     if raw.startswith(_FIELD):
         kind, raw = "field", raw[1:]
+        if _VALUES in raw:
+            key, _, listed = raw.partition(": ")
+            values = tuple(v.strip() for v in listed.split(_VALUES)[1:])
+            raw = f"{key}: {', '.join(values)}"
     elif heading := _HEADING.match(raw):
         kind, raw = "heading", raw[heading.end() :]
     elif item := _ITEM.match(raw):
         kind, raw = "item", raw[item.end() :]
     elif raw.lstrip().startswith("|"):
         kind, raw = "row", " | ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
+    emphasis = tuple(_emphasis(raw))
     text = _BLANKS.sub(" ", _EMPHASIS.sub("", raw)).strip()
     if kind == "text" and (heading := _HEADING.match(text)):  # "**## Answer**" once emphasis is gone
         kind, text = "heading", text[heading.end() :]
-    return Line(text, kind) if text else None
+    return Line(text, kind, values, emphasis) if text else None
 
 
-def read_reply(reply: object) -> Reading:
-    """The reading of any input (a non-string reads as an empty reply)."""
+def _emphasis(raw: str) -> list[tuple[str, str]]:
+    """The emphasised runs of a line, in order (bold first where a run is both)."""
+    bold = [(m.start(), "bold", m[1] or m[2]) for m in _BOLD.finditer(raw)]
+    plain = _BOLD.sub(lambda m: " " * len(m[0]), raw)  # italic marks are searched outside bold runs
+    italic = [(m.start(), "italic", m[1] or m[2]) for m in _ITALIC.finditer(plain)]
+    runs = sorted(bold + italic)
+    return [(mark, _BLANKS.sub(" ", _EMPHASIS.sub("", run)).strip()) for _, mark, run in runs if run.strip()]
+
+
+def read_reply(reply: object, fold: bool = True) -> Reading:
+    """The reading of any input (a non-string reads as an empty reply). `fold=False` keeps the reply's own
+    characters (no NFKC, quotes as written), for a family that reads text out of the reply (a translation);
+    refusals and abstentions are found on the quotes folded all the same."""
     if not isinstance(reply, str):
         return Reading((), False, False, ())
     if len(reply) > MAX_CHARS:
         reply = reply[-MAX_CHARS:]
-    text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply))
+    text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply) if fold else reply)
     if unfinished:
         return Reading((), True, False, ())
     text = _unwrap_json(_FENCE.sub("", text))  # JSON before quotes are folded: a curly quote may sit in a value
-    text = _TAG.sub(lambda m: _field(m[1], m[2]), text).translate(_QUOTES)
-    lines = tuple(line for raw in text.split("\n") if (line := _line(raw)))
-    joined = "\n".join(line.text for line in lines)
+    text = _TAG.sub(lambda m: _field(m[1], m[2]), text).translate(_INVISIBLE)
+    lines = tuple(line for raw in (text.translate(_QUOTES) if fold else text).split("\n") if (line := _line(raw)))
+    joined = "\n".join(line.text for line in lines).translate(_QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
 
 
