@@ -13,7 +13,7 @@ import time
 from lm_eval_xling.choices import read_choice
 from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 from lm_eval_xling.quench.answers import parse_variables
-from lm_eval_xling.xparade.tasks import parse_span_lists
+from lm_eval_xling.xparade.spans import read_span_lists
 from lm_eval_xling.xsense.answers import read_answer, standardize
 
 CASES = (  # (parser, the piece repeated, call)
@@ -25,7 +25,7 @@ CASES = (  # (parser, the piece repeated, call)
     ("read_answer", "是否", lambda text: read_answer(text, "pawsx", "zh")),
     ("parse_binary", "correct or incorrect ", parse_binary),
     ("parse_likert", "3 out of 5 ", parse_likert),
-    ("parse_span_lists", "New: a; b\n", parse_span_lists),
+    ("read_span_lists", "New: a; b\n", read_span_lists),
 )
 
 

@@ -11,7 +11,7 @@ from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 from lm_eval_xling.quench.answers import parse_variables
 from lm_eval_xling.replies import read_reply
 from lm_eval_xling.xparade.span_f1 import match_span, token_labels
-from lm_eval_xling.xparade.tasks import parse_span_lists
+from lm_eval_xling.xparade.spans import read_span_lists
 from lm_eval_xling.xsense.answers import read_answer, standardize
 
 # What a sample log or a caller may hand a parser: JSON values, and strings with letters that case-fold oddly.
@@ -30,7 +30,7 @@ PARSERS = {
     "read_answer": lambda x, y: read_answer(x, "pawsx", y),
     "parse_binary": lambda x, y: parse_binary(x),
     "parse_likert": lambda x, y: parse_likert(x),
-    "parse_span_lists": lambda x, y: parse_span_lists(x),
+    "read_span_lists": lambda x, y: read_span_lists(x),
     "match_span": lambda x, y: match_span(y, x),
     "token_labels": lambda x, y: token_labels(["a", "b"], x, y),
 }

@@ -4,14 +4,22 @@ A model writes out the spans of the target paragraph that are new (NEW) and thos
 span is matched back to target tokens with `match_span`, which tries, in order, and stops at the first tier that
 finds something:
 
-1. exact: whitespace removed from span and tokens alike, the span equals a contiguous run of whole tokens;
+1. exact: whitespace removed from span and tokens alike (and both NFKC-normalised, as the reply reader reads the
+   reply), the span equals a contiguous run of whole tokens;
 2. tolerant, whole tokens: the same after NFKC, casefold and removing Unicode punctuation (category P*) and format
    characters (Cf: zero-width (non-)joiners); combining marks stay (Devanagari vowel signs are Mc/Mn);
-3. tolerant, partial: as 2, but a match may start or end inside a token and is extended to the whole tokens it
+3. folded, whole tokens: as 2, and the near-copies a model makes when it copies by ear are folded on both sides:
+   Latin accents dropped ("educacion"), the Devanagari nukta dropped ("जमीन" for "ज़मीन"), every script's digits
+   read as ASCII digits ("२०१२"), traditional Chinese read as simplified (OpenCC's t2s);
+4. folded, partial: as 3, but a match may start or end inside a token and is extended to the whole tokens it
    touches (Chinese spans that split words, "epilep" for "epilepsy"), only where the span is a real word fragment:
    at least `MIN_FRAGMENT` characters (two for Han characters, each of which is a morpheme), not only digits (a
    bare "1" or "2012" must not mark "2012年"), and each hit touches a token edge or crosses one (a truncated word
    keeps one of its ends; "e" or "pil" inside "epilepsy" is no fragment of it).
+
+A span with an ellipsis ("el gobierno ... en 2010", "…", "[...]") stands for a run with a gap: its parts are matched
+in order (each tier in turn, all parts in the same tier) and the run covers every token from the first part's first
+token to the last part's last one, the nearest following part taken each time.
 
 Matching runs on the concatenation of the (normalised) tokens with a char -> token map, so scripts written without
 spaces work; a match covers every token from its first to its last character, punctuation tokens between them
@@ -29,7 +37,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import chain
 
 import numpy as np
@@ -47,15 +55,35 @@ METRICS = (
     *(f"macro_{m}" for m in ("precision", "recall", "f1")),
 )
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]+")
+_ELLIPSIS = re.compile(r"\[\s*(?:\.{3}|…)\s*\]|\.{3,}|…+")
 
 
 def _strip_ws(text: str) -> str:
-    return "".join(text.split())
+    return "".join(unicodedata.normalize("NFKC", text).split())
 
 
 def _loose(text: str) -> str:
     kept = (c for c in unicodedata.normalize("NFKC", text) if not c.isspace())
     return "".join(c.casefold() for c in kept if unicodedata.category(c)[0] != "P" and unicodedata.category(c) != "Cf")
+
+
+_ACCENTS = re.compile("[\u0300-\u036f\u093c]")  # combining Latin diacritics and the Devanagari nukta
+
+
+@cache
+def _simplified():
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+def _folded(text: str) -> str:
+    """The tier-3 form: `_loose`, then accents and nukta dropped, digits as ASCII, traditional Chinese simplified."""
+    loose = _ACCENTS.sub("", unicodedata.normalize("NFD", _loose(text)))
+    digits = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in loose)
+    if _HAN.search(digits):
+        digits = _simplified().convert(digits)
+    return unicodedata.normalize("NFC", digits)
 
 
 class _Index:
@@ -73,7 +101,7 @@ class _Index:
     def find(self, needle: str, whole_tokens: bool) -> Iterator[range]:
         """Token ranges of the occurrences of `needle`: on token edges at both ends, or (partial) touching or
         crossing at least one token edge."""
-        start = self.text.find(needle)
+        start = self.text.find(needle) if needle else -1
         while start >= 0:
             end = start + len(needle)
             first, last = self.owner[start], self.owner[end - 1]
@@ -99,20 +127,37 @@ class _Matcher:
         """Built only for a span that has no exact match (most have one): normalising every token is the cost."""
         return _Index(self.tokens, _loose)
 
+    @cached_property
+    def folded(self) -> _Index:
+        return _Index(self.tokens, _folded)
+
     def __call__(self, span: object) -> list[int]:
-        if not isinstance(span, str):
+        if not isinstance(span, str) or not _loose(span):
             return []
-        needle = _loose(span)
-        if not needle:
-            return []
-        tiers = [("exact", _strip_ws(span), True), ("loose", needle, True)]
-        if is_fragment(needle):
-            tiers.append(("loose", needle, False))
-        for index, key, whole_tokens in tiers:  # the loose index is built on first use
-            covered = {i for hit in getattr(self, index).find(key, whole_tokens) for i in hit}
-            if covered:
-                return sorted(covered)
+        parts = [p for p in _ELLIPSIS.split(span) if _loose(p)]
+        readings = [[span]] + ([parts] if len(parts) > 1 else [])  # the span as written first: "…" may be text
+        tiers = [("exact", _strip_ws, True), ("loose", _loose, True), ("folded", _folded, True)]
+        if len(parts) == 1 and is_fragment(_folded(span)):
+            tiers.append(("folded", _folded, False))
+        for index, norm, whole_tokens in tiers:  # the tolerant indexes are built on first use
+            for pieces in readings:
+                found = [list(getattr(self, index).find(norm(p), whole_tokens)) for p in pieces]
+                if covered := {i for hit in _runs(found) for i in hit}:
+                    return sorted(covered)
         return []
+
+
+def _runs(found: list[list[range]]) -> Iterator[range]:
+    """The runs of a span matched in parts: from each hit of the first part through the nearest following hit of
+    each next part (a span of one part: its hits)."""
+    for first in found[0]:
+        end = first
+        for hits in found[1:]:
+            end = next((hit for hit in hits if hit.start >= end.stop), None)
+            if end is None:
+                break
+        else:
+            yield range(first.start, end.stop)
 
 
 def _strings(items: object) -> list[str]:

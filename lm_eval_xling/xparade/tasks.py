@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from lm_eval_xling.data import load_dataset
 from lm_eval_xling.xparade.alignment import Aligner, load_encoder, word_spans
 from lm_eval_xling.xparade.schema import XPARADE
 from lm_eval_xling.xparade.span_f1 import INF, LABELS, METRICS, NEW, SAME, confusion, token_labels
+from lm_eval_xling.xparade.spans import read_span_lists, resolve
 
 LANGUAGES = {"en": "English", "es": "Spanish", "hi": "Hindi", "zh": "Chinese"}
 _LABEL_CODE = {"same": SAME, "new": NEW, "inf": INF}
@@ -104,93 +104,26 @@ def oneshot_docs(docs: Any) -> list[dict]:
     return sorted(eligible, key=lambda d: (len(d["source"]) + len(d["target"]), d["id"]))[:ONESHOT_CANDIDATES]
 
 
-# --- reading a model's span lists -----------------------------------------------------------------------------------
-
-# Words a section header may consist of: its label ("new", "inferable", "same"), an ignored section (explanations),
-# and filler ("spans", "information", "not", ...). A line is a header only if every word of its head is one of these.
-_KEYS = {"new", "inferable", "inferrable", "uninferable", "noninferable", "same"}
-_OTHER = {"explanation", "explanations", "note", "notes", "reasoning", "rationale", "analysis", "justification",
-          "comment", "comments", "summary"}  # fmt: skip
-_FILLER = {"information", "info", "spans", "span", "tokens", "content", "text", "not", "non", "but", "the", "and",
-           "list", "of", "label", "labels", "category", "parts", "phrases", "or"}  # fmt: skip
-_NEGATION = {"not", "non", "uninferable", "noninferable"}
-# markdown and list decoration before a header or an item: "## ", "**", "> ", "- ", "1. ", "(a) "
-_LEAD = re.compile(r"^[\s>#*_•·▪●◦‣-]*(?:\(?(?:\d{1,3}|[a-zA-Z])[.)]\s+)?[\s*_]*")
-_HEAD = re.compile(r"[A-Za-z][A-Za-z ()*_-]*")  # the words before the colon (or all the line)
-_HEAD_MAX = 80  # characters
-_COLON = re.compile(r"[:：]")
-_ITEM_LEAD = re.compile(r"^\s*(?:[-*•·▪●◦‣+]|\(?\d{1,3}[.)]|\d{1,3}\s*[-–]\s)\s*")
-# double quotes only: a single quote is also an apostrophe ("Beethoven's")
-_QUOTE = r"[\"“”„«»「『`]([^\"“”„«»「」『』`]+)[\"“”„«»」』`]"
-_QUOTED = re.compile(_QUOTE)
-# a line that starts with a quoted span followed by nothing, a separator or commentary: "span" (why) / "a", "b"
-_QUOTED_LINE = re.compile(r"^\[?\s*" + _QUOTE + r"\s*(?:$|[,;:(\]/–—-])")
-_EMPTY = re.compile(
-    r"^(?:none|n/?a|nil|null|nothing|empty|no (?:new |inferable )?(?:spans?|information|info)(?: found)?"
-    r"|-+|—+|–+|\[\s*\]|\(\s*none\s*\)|无|没有|ninguno|ninguna|कोई नहीं)\W*$",
-    re.I,
-)
-# where a model goes on into an invented next example
-_CONTINUATION = re.compile(r"^[\s#*_>]*(?:source|target)\s+paragraph\b", re.I)
-_STRIP = " \t\"'“”„«»「」『』‘’`*_"
-
-
-def _header(line: str) -> tuple[str, str] | None:
-    """(label, rest of the line) when `line` is a section header: label "new", "inf", "same" or "other"."""
-    text = _LEAD.sub("", line, count=1)
-    colon = _COLON.search(text)
-    head, rest = (text[: colon.start()], text[colon.end() :]) if colon else (text, "")
-    if len(head) > _HEAD_MAX or not _HEAD.fullmatch(head.rstrip()):
-        return None
-    words = set(re.findall(r"[a-z]+", head.lower()))
-    if not words <= _KEYS | _OTHER | _FILLER or not words & (_KEYS | _OTHER):
-        return None
-    if not colon and _ITEM_LEAD.match(line) and not line.lstrip().startswith("**"):
-        return None  # "- new" without a colon is a span, not a header
-    if words & _OTHER:
-        label = "other"
-    elif words & {"inferable", "inferrable", "uninferable", "noninferable"}:
-        label = "new" if words & _NEGATION else "inf"
-    else:
-        label = "new" if "new" in words else "same"
-    return label, rest.strip(" *_")
-
-
-def _items(text: str) -> list[str]:
-    """The spans of one line of a section: the quoted spans if the line starts with one (text after them is
-    commentary), else the line split at semicolons; list markers, markdown and "none"-like entries removed."""
-    text = _ITEM_LEAD.sub("", text, count=1).strip()
-    quoted = _QUOTED.findall(text) if _QUOTED_LINE.match(text) else []
-    pieces = quoted or re.split(r"[;；]", text)
-    spans = (p.strip().strip(_STRIP).strip() for p in pieces)
-    return [s for s in spans if s and not _EMPTY.match(s)]
-
-
-def parse_span_lists(reply: Any) -> dict[str, list[str]]:
-    """{"new": [...], "inf": [...]} from what a model wrote: "New"/"Inferable" sections with headers in any common
-    form (markdown, numbered, "spans"/"information" added, with or without a colon, any order), one or more spans
-    per line (list markers, quotes, semicolons), "none"/"N/A"/"-" for an empty list. Other sections ("Same",
-    "Explanation") are skipped; reading stops where the model starts another example or repeats a section."""
-    text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else "" if reply is None else str(reply)
-    spans: dict[str, list[str]] = {"new": [], "inf": []}
-    current, seen = None, set()
-    for line in text.splitlines():
-        if _CONTINUATION.match(line):
-            break
-        if header := _header(line):
-            label, line = header
-            if label in spans and label in seen and label != current:
-                break  # a list reopened: the model is answering again
-            current = label
-            seen.add(label)
-        if current in spans:
-            spans[current].extend(_items(line))
-    return spans
+def _spans_json(reply: object, tokens: list[str]) -> str:
+    reading = read_span_lists(reply)
+    spans = {"new": resolve(reading.new, tokens), "inf": resolve(reading.inf, tokens)}
+    return json.dumps(spans | {"unreadable": not reading.readable}, ensure_ascii=False)
 
 
 def extract_spans(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
-    """Filter: each reply -> JSON of its new/inferable span lists (readable in the sample logs)."""
-    return [[json.dumps(parse_span_lists(r), ensure_ascii=False) for r in rs] for rs in resps]
+    """Filter: each reply -> JSON of its new and inferable spans as matched against the target's tokens (where a
+    line reads more than one way, see `spans.resolve`) and whether any list was found; readable in the logs."""
+    return [[_spans_json(r, doc.get("target_tokens") or []) for r in rs] for rs, doc in zip(resps, docs, strict=True)]
+
+
+def extract_spans_on_translation(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
+    """`extract_spans` of the `en-*` T tasks, whose spans are copied from the target's English translation."""
+    out = []
+    for rs, doc in zip(resps, docs, strict=True):
+        translation = doc["translations"][-1]
+        words = [translation[s:e] for s, e in word_spans(translation)]
+        out.append([_spans_json(r, words) for r in rs])
+    return out
 
 
 # the confusion matrix (the paper's Table 8) as token counts "confusion_<gold>_<predicted>", summed over the split
@@ -202,7 +135,7 @@ def process_results(doc: dict, results: list[str]) -> dict[str, Any]:
     all) span counts."""
     spans = json.loads(results[0])
     predicted, unmatched = token_labels(doc["target_tokens"], spans["new"], spans["inf"])
-    return _scores(doc, predicted.tolist(), len(unmatched), len(spans["new"]) + len(spans["inf"]))
+    return _scores(doc, predicted.tolist(), len(unmatched), spans)
 
 
 def process_results_translated_target(doc: dict, results: list[str]) -> dict[str, Any]:
@@ -218,7 +151,7 @@ def process_results_translated_target(doc: dict, results: list[str]) -> dict[str
     for t, w, _ in span_mapper().links(doc["target"], token_offsets(doc), translation, words):
         if on_words[w] == NEW or (on_words[w] == INF and predicted[t] == SAME):
             predicted[t] = int(on_words[w])
-    return _scores(doc, predicted, len(unmatched), len(spans["new"]) + len(spans["inf"]))
+    return _scores(doc, predicted, len(unmatched), spans)
 
 
 @cache
@@ -236,13 +169,14 @@ def span_mapper() -> Aligner:
     return Aligner(encoder, "itermax")
 
 
-def _scores(doc: dict, predicted: list[int], unmatched: int, spans: int) -> dict[str, Any]:
+def _scores(doc: dict, predicted: list[int], unmatched: int, spans: dict[str, Any]) -> dict[str, Any]:
     gold = [_LABEL_CODE[g] for g in doc["gold"]]
     counts = confusion([gold], [predicted]).ravel().tolist()
     return {
         **{m: (gold, predicted) for m in METRICS},
         **dict(zip(CONFUSION, counts, strict=True)),
-        "unmatched_span_rate": (unmatched, spans),
+        "unmatched_span_rate": (unmatched, len(spans["new"]) + len(spans["inf"])),
+        "unreadable": float(spans["unreadable"]),
     }
 
 

@@ -17,6 +17,7 @@ from lm_eval_xling.xparade.tasks import (  # noqa: F401
     doc_to_text,
     doc_to_text_translated,
     extract_spans,
+    extract_spans_on_translation,
     gold_answer,
     load,
     load_with_reverse_examples,

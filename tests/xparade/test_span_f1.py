@@ -271,3 +271,37 @@ def test_fuzz_token_labels(case, new_noise, inf_noise):
         assert span not in unmatched
         assert (labels[run[0] : run[1]] == NEW).all()
         assert set(range(*run)) <= set(match_span(tokens, span))
+
+
+# --- the folds of the tolerant tiers, one near-copy each (span_f1 module docstring, tier 3 and the ellipsis)
+FOLDS = [
+    ("accents dropped", ["La", "educación", "pública", "creció", "."], "educacion publica", [1, 2]),
+    ("Hindi nukta dropped", ["किसानों", "की", "ज़मीन", "बिक", "गई"], "की जमीन", [1, 2]),
+    ("precomposed nukta letter", ["फ़िल्म", "बनी"], "फिल्म", [0]),
+    ("Devanagari digits", ["साल", "2012", "में"], "साल २०१२", [0, 1]),
+    ("ASCII digits for Devanagari", ["४००", "लोग"], "400 लोग", [0, 1]),
+    ("traditional Chinese", ["经济", "发展", "很", "快"], "經濟發展", [0, 1]),
+    ("full-width forms", ["ＡＢＣ", "公司"], "ABC公司", [0, 1]),
+    (
+        "an ellipsis as a gap",
+        ["el", "gobierno", "anunció", "ayer", "en", "2010", "la", "ley"],
+        "el gobierno ... en 2010",
+        [0, 1, 2, 3, 4, 5],
+    ),
+    ("a one-character ellipsis", ["By", "up", "to", "twenty", "percent"], "By … percent", [0, 1, 2, 3, 4]),
+]
+
+
+@pytest.mark.parametrize(("fold", "tokens", "span", "covered"), FOLDS, ids=[f[0] for f in FOLDS])
+def test_near_copies_match_through_their_fold(fold, tokens, span, covered):
+    assert match_span(tokens, span) == covered
+
+
+def test_an_exact_match_wins_over_a_folded_one():
+    # "si" and "sí" fold together; a span copied exactly marks only its own word
+    assert match_span(["si", "vienes", ",", "sí"], "si") == [0]
+    assert match_span(["si", "vienes", ",", "sí"], "sí") == [3]
+
+
+def test_an_ellipsis_gap_needs_its_parts_in_order():
+    assert match_span(["en", "2010", "el", "gobierno"], "el gobierno ... en 2010") == []

@@ -10,7 +10,8 @@ from support.common import RAW
 from lm_eval_xling.data.builders import builders
 from lm_eval_xling.results.logs import doc_hash
 from lm_eval_xling.results.replay import score_samples
-from lm_eval_xling.xparade.tasks import gold_answer, gold_spans, load, parse_span_lists
+from lm_eval_xling.xparade.spans import read_span_lists
+from lm_eval_xling.xparade.tasks import gold_answer, gold_spans, load
 
 needs_xparade = pytest.mark.skipif(not (RAW / "xparade").is_dir(), reason=f"X-PARADE raw data not found at {RAW}")
 
@@ -34,13 +35,14 @@ def test_real_dataset_has_the_papers_counts(tmp_path):
         ("**New information:**\n1. \"the old city\"\n\n**Inferable:** none", {"new": ["the old city"], "inf": []}),
         ("Here are the spans.\nNew: in 1820\nInferable:\n* named after a king.",
          {"new": ["in 1820"], "inf": ["named after a king."]}),
-        ("新:\n- 老城", {"new": [], "inf": []}),
+        ("新:\n- 老城", {"new": ["老城"], "inf": []}),
         ("New:\nnone\nInferable:\nNone.", {"new": [], "inf": []}),
         ("", {"new": [], "inf": []}),
     ],
 )  # fmt: skip
-def test_parse_span_lists(reply, expected):
-    assert parse_span_lists(reply) == expected
+def test_read_span_lists(reply, expected):
+    reading = read_span_lists(reply)  # each piece's first reading: the text as written
+    assert {"new": [p[0][0] for p in reading.new], "inf": [p[0][0] for p in reading.inf]} == expected
 
 
 def _log(tmp_path, task, docs, replies):
@@ -67,6 +69,21 @@ def test_gold_spans_score_perfectly_and_bogus_spans_are_counted(tmp_path, local_
     assert partial["new_precision,spans"] == pytest.approx(1.0)
     assert 0 < partial["new_recall,spans"] < 1
     assert partial["unmatched_span_rate,spans"] == pytest.approx(0.5)
+
+
+def test_replies_without_lists_are_counted_not_read_as_all_same(tmp_path, local_data):
+    """`unreadable` is the share of documents whose reply held no list; a JSON answer and a pasted paragraph with its
+    new part in bold are read (the paragraph is not one span), and both score like the plain answer."""
+    docs = [d for d in load("es-en")["test"].to_list() if gold_spans(d, "new")][:3]
+    first = [gold_spans(d, "new")[0] for d in docs]
+    replies = [
+        "I'm sorry, but I can't help with comparing these paragraphs.",
+        json.dumps({"new": [first[1]], "inferable": []}),
+        "The new part is in bold:\n\n" + docs[2]["target"].replace(first[2], f"**{first[2]}**", 1),
+    ]
+    scored = score_samples(_log(tmp_path, "xparade_es_en", docs, replies))["results"]["xparade_es_en"]
+    assert scored["unreadable,spans"] == pytest.approx(1 / 3)
+    assert scored["new_precision,spans"] == pytest.approx(1.0)  # not the whole pasted paragraph
 
 
 def test_baselines_json_names_a_skipped_baseline(local_data, monkeypatch, capsys):

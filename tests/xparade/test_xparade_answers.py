@@ -1,15 +1,19 @@
-"""X-PARADE replies as models write them: read by parse_span_lists, matched by token_labels, checked token by token."""
+"""X-PARADE replies as models write them: read by read_span_lists, matched by token_labels, checked token by token."""
 
 from __future__ import annotations
 
+import json
 import time
+from itertools import zip_longest
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lm_eval_xling.xparade.span_f1 import INF, NEW, SAME, token_labels
-from lm_eval_xling.xparade.tasks import extract_spans, parse_span_lists
+from lm_eval_xling.xparade.spans import read_span_lists, resolve
+from lm_eval_xling.xparade.tasks import extract_spans
 
 
 def tokens(text: str) -> list[str]:
@@ -22,6 +26,12 @@ EN = tokens("Normally a shy animal , the European brown hare changes its behavio
 ES = tokens("La liebre europea es solitaria ; sólo pelea durante la época de celo ( en primavera ) .")
 HI = tokens("यूरोपीय खरगोश आमतौर पर शर्मीला होता है , लेकिन वसंत में उसका व्यवहार बदल जाता है ।")
 ZH = tokens("欧洲 野兔 通常 很 害羞 ， 但 在 春天 会 改变 行为 。 2012年 ， 研究 人员 标记 了 12 只 野兔 。")
+
+
+def spans_on(reply: object, tokens: list[str]) -> tuple[list[str], list[str]]:
+    """The new and the inferable spans of a reply as matched against `tokens`."""
+    reading = read_span_lists(reply)
+    return resolve(reading.new, tokens), resolve(reading.inf, tokens)
 
 
 def r(start: int, stop: int) -> list[int]:
@@ -72,7 +82,7 @@ CASES = [
      [12, 13]),
     (EN, "New:\n- were tagged\nInferable:\nnone\n\nSource paragraph (Spanish): Las liebres son solitarias.\n"
          "Target paragraph (English): The hare is shy.\nNew:\n- the", [33, 34], []),
-    (EN, "New:\n- were tagged\nInferable:\n- in spring\nNew:\n- the", [33, 34], [12, 13]),
+    (EN, "New:\n- were tagged\nInferable:\n- in spring\nNew:\n- the", [5], [12, 13]),  # a list restated: the last
     # spacing around punctuation, overlaps, numbers and fragments
     (EN, "New:\n- In 2012 , 10 of 12 hares", r(26, 33), []),
     (EN, "New:\n- brown hare\nInferable:\n- the European brown hare", [7, 8], [5, 6]),
@@ -83,7 +93,7 @@ CASES = [
     (EN, "New:\n- the", [5], []),
     # Spanish
     (ES, "New:\n- (en primavera)\nInferable:\n- sólo pelea durante la época de celo", r(13, 17), r(6, 13)),
-    (ES, "New: La liebre europea es solitaria; sólo pelea", [*r(0, 5), 6, 7], []),
+    (ES, "New: La liebre europea es solitaria; sólo pelea", r(0, 8), []),  # copied as one run, ";" included
     (ES, "**New:** en primavera\n**Inferable:** solitaria", [14, 15], [4]),
     # Hindi: danda and comma written with or without a space before them
     (HI, "New:\n- लेकिन वसंत में उसका व्यवहार बदल जाता है।\nInferable:\n- आमतौर पर शर्मीला होता है,", r(8, 17),
@@ -108,7 +118,7 @@ def test_reply_token_labels(tokens, reply, new, inf):
         expected[i] = INF
     for i in new:
         expected[i] = NEW
-    labels, _ = token_labels(tokens, **{f"{k}_spans": v for k, v in parse_span_lists(reply).items()})
+    labels, _ = token_labels(tokens, *spans_on(reply, tokens))
     assert labels.tolist() == expected
 
 
@@ -117,21 +127,20 @@ def test_enough_cases():
 
 
 def test_unmatched_spans_are_reported():
-    spans = parse_span_lists("New:\n- were tagged\n- a wolf\nInferable:\n- in spring\n\nI hope this helps!")
-    _, unmatched = token_labels(EN, spans["new"], spans["inf"])
-    assert unmatched == ["a wolf", "I hope this helps!"]
+    new, inf = spans_on("New:\n- were tagged\n- a wolf\nInferable:\n- in spring\n\nI hope this helps!", EN)
+    _, unmatched = token_labels(EN, new, inf)
+    assert unmatched == ["a wolf"]  # the closing remark after the list is prose, not a span
 
 
 @pytest.mark.parametrize("reply", [None, 42, [], ["New: a", None], {"New": "a"}, "\x00\ud800", "New:" * 10_000])
 def test_any_input(reply):
-    spans = parse_span_lists(reply)
-    assert set(spans) == {"new", "inf"} and all(isinstance(s, str) for v in spans.values() for s in v)
+    new, inf = spans_on(reply, EN)
+    assert all(isinstance(s, str) for s in (*new, *inf))
 
 
 def test_list_input_is_read_line_by_line():
-    assert parse_span_lists(["New: were tagged", "Inferable: in spring"]) == {"new": ["were tagged"],
-                                                                             "inf": ["in spring"]}  # fmt: skip
-    assert extract_spans([[None]], [{}]) == [['{"new": [], "inf": []}']]
+    assert spans_on(["New: were tagged", "Inferable: in spring"], EN) == (["were tagged"], ["in spring"])
+    assert extract_spans([[None]], [{}]) == [['{"new": [], "inf": [], "unreadable": true}']]
 
 
 @pytest.mark.parametrize(
@@ -141,7 +150,7 @@ def test_list_input_is_read_line_by_line():
 )  # fmt: skip
 def test_megabyte_replies_in_linear_time(reply):
     start = time.perf_counter()
-    parse_span_lists(reply)
+    spans_on(reply, EN)
     assert time.perf_counter() - start < 1.0
 
 
@@ -156,8 +165,54 @@ HEADERISH = st.sampled_from(
 def test_fuzz_parse_and_match(pieces):
     reply = "".join(pieces)
     start = time.perf_counter()
-    spans = parse_span_lists(reply)
-    labels, unmatched = token_labels(EN, spans["new"], spans["inf"])
+    new, inf = spans_on(reply, EN)
+    labels, unmatched = token_labels(EN, new, inf)
     assert time.perf_counter() - start < 1.0
     assert set(labels.tolist()) <= {SAME, NEW, INF}
-    assert set(unmatched) <= {*spans["new"], *spans["inf"]}
+    assert set(unmatched) <= {*new, *inf}
+
+
+# --- invariants on the corpus's answers (tests/corpus/xparade.jsonl): the same spans in any format give the same
+# token labels, and swapping the two lists swaps the labels.
+
+CORPUS = [json.loads(line) for line in (Path(__file__).parents[1] / "corpus" / "xparade.jsonl").open(encoding="utf-8")]
+ANSWERS = [
+    r for r in CORPUS if r["expected"] and not any('"' in s or "|" in s for v in r["expected"].values() for s in v)
+]
+HEADINGS = {"es": ("Nuevo:", "Inferible:"), "hi": ("नई जानकारी:", "अनुमान योग्य:"), "zh": ("新信息：", "可推断信息："),
+            "en": ("New information:", "Inferable from the source:")}  # fmt: skip
+
+
+def _bullets(spans: list[str]) -> str:
+    return "\n".join(f"- {s}" for s in spans) or "none"
+
+
+FORMATS = {
+    "plain": lambda new, inf, lang: f"New:\n{_bullets(new)}\nInferable:\n{_bullets(inf)}",
+    "json": lambda new, inf, lang: "```json\n" + json.dumps({"new": new, "inferable": inf}, ensure_ascii=False)
+    + "\n```",
+    "table": lambda new, inf, lang: "| Span | Label |\n|---|---|\n"
+    + "".join(f"| {s} | {label} |\n" for label, spans in (("new", new), ("inferable", inf)) for s in spans),
+    "columns": lambda new, inf, lang: "| New | Inferable |\n|---|---|\n"
+    + "".join(f"| {a} | {b} |\n" for a, b in zip_longest(new, inf, fillvalue="")),
+    "think": lambda new, inf, lang: f"<think>\nNew: maybe everything\n</think>\n\n**New:**\n{_bullets(new)}\n\n"
+    f"**Inferable:**\n{_bullets(inf)}",
+    "inline": lambda new, inf, lang: "\n".join([*(f"- {s} (new)" for s in new), *(f"- {s} (inferable)" for s in inf)]),
+    "quoted": lambda new, inf, lang: "New: " + (", ".join(f'"{s}"' for s in new) or "none") + "\nInferable: "
+    + (" and ".join(f"«{s}»" for s in inf) or "N/A"),
+    "headings": lambda new, inf, lang: f"### {HEADINGS[lang][0]}\n{_bullets(new)}\n\n### {HEADINGS[lang][1]}\n"
+    f"{_bullets(inf)}\n\nExplanation: the rest is the same.",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("record", ANSWERS, ids=[r["id"] for r in ANSWERS])
+def test_the_same_spans_in_any_format_give_the_same_labels(record):
+    tokens, new, inf = record["target_tokens"], record["expected"]["new"], record["expected"]["inferable"]
+    lang = record["direction"].split("-")[1]
+    want = token_labels(tokens, new, inf)[0].tolist()
+    for name, render in FORMATS.items():
+        if name == "inline" and not new + inf:
+            continue  # no line to label
+        assert token_labels(tokens, *spans_on(render(new, inf, lang), tokens))[0].tolist() == want, name
+    swapped = token_labels(tokens, *spans_on(FORMATS["plain"](inf, new, lang), tokens))[0].tolist()
+    assert swapped == token_labels(tokens, inf, new)[0].tolist()

@@ -87,7 +87,7 @@ def test_spans_on_the_translation_reach_the_aligned_target_tokens(monkeypatch, t
     monkeypatch.setattr(tasks, "span_mapper", lambda: Aligner(Dictionary(), "itermax"))
     doc = {"target": "El gato negro duerme .", "target_tokens": ["El", "gato", "negro", "duerme", "."],
            "gold": ["same", "same", "new", "inf", "same"], "translations": ["The black cat sleeps."]}  # fmt: skip
-    reply = json.dumps({"new": ["black", "not in the text"], "inf": ["sleeps"]})
+    reply = json.dumps({"new": ["black", "not in the text"], "inf": ["sleeps"], "unreadable": False})
     scored = tasks.process_results_translated_target(doc, [reply])
     gold, predicted = scored["new_f1"]
     assert predicted == [SAME, SAME, NEW, INF, SAME]  # "black" -> "negro" across the word-order change

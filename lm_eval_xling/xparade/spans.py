@@ -1,0 +1,348 @@
+"""Reading a model's X-PARADE answer: its lists of new and inferable target spans, on the shared reply reader.
+
+A careful annotator finds the lists whatever their form: sections under headings worded in English or in the
+task's languages ("New information:", "Nuevo:", "新信息：", "नई जानकारी:"), JSON objects, tables of spans and labels
+(or one column per label), a label after each span ("- los huérfanos (new)"), several quoted spans on one line,
+glosses and comments after a span ("- 全部委任 (all appointed)"). Only the answer counts: reasoning blocks, "Same"
+and explanation sections are skipped, an invented next example ends the reading, and where a list is given again
+(a correction) its last statement wins. A pasted target paragraph with emphasised parts gives those parts (bold:
+new, italic: inferable), never the whole paragraph.
+
+What a line says may be read more than one way ("la OMS (Organización Mundial)" is one span, or a span and its
+gloss): each piece keeps its readings, the reply's text first, and `resolve` takes the first reading whose spans
+all occur in the text they are matched against. A reply in which no list is found is `unreadable`: scored as
+predicting no spans, and counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lm_eval_xling.replies import Line, read_reply
+from lm_eval_xling.xparade.span_f1 import match_span
+
+NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
+
+# The words a heading may consist of, by what they name; every word of a heading must be one of these.
+_WORDS = {
+    NEW: "new novel nuevo nueva nuevos nuevas novedosa uninferable noninferable नई नया नए नवीन 新 新增",
+    INF: "inferable inferrable inferred inferible inferibles inferido inferida inferidos inferidas deducible "
+    "deducibles implied implicit अनुमान अनुमानित अनुमेय अनुमान-योग्य 可推断 推断 可推理 推理 可推导 推导 可推知 可推论 隐含",
+    SAME: "same shared equivalent igual iguales mismo misma mismos mismas समान वही 相同 一致",
+    OTHER: "explanation explanations note notes reasoning rationale analysis justification comment comments summary "
+    "explicación explicaciones nota notas análisis व्याख्या टिप्पणी स्पष्टीकरण विश्लेषण 解释 说明 分析 注 备注 理由 总结",
+}
+_NEGATION = {"not", "non", "un", "no", "नहीं", "गैर", "不", "不可"}
+_FILLER = set(
+    str.split(
+        "information info spans span tokens token content text list label labels category parts part phrases "
+        "phrase pieces piece segments segment words the and or but of from source paragraph target given can be "
+        "that is are which only following in to a an these this "
+        "información informacion fragmentos fragmento segmentos segmento partes parte texto fuente párrafo de del la "
+        "el los las que se puede pueden inferir a partir y o "
+        "जानकारी सूचना योग्य से की का के जा सकने वाली वाले अंश स्रोत पाठ अनुच्छेद और या "
+        "信息 内容 片段 跨度 部分 的 出 从 源 段落 中 可 以 自 原文 文本 和 或"
+    )
+)
+_VOCABULARY = {word: label for label, words in _WORDS.items() for word in str.split(words)}
+_CJK_WORDS = sorted(
+    (w for w in [*_VOCABULARY, *_FILLER, *_NEGATION] if "\u4e00" <= w[0] <= "\u9fff"), key=len, reverse=True
+)
+_HEAD_WORD = re.compile(
+    "|".join(_CJK_WORDS) + r"|[\u4e00-\u9fff]|[^\W\d_\u4e00-\u9fff](?:[^\W\u4e00-\u9fff]|[\u0900-\u097f-])*"
+)
+_HEAD_MAX = 60  # characters before the colon
+_COLON = re.compile(r"[:：]")
+_HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
+_EMPTY = re.compile(
+    r"^(?:none|n/?a|nil|null|nothing|empty|no (?:new |inferable |inferrable )?(?:spans?|information|info|content)"
+    r"(?: found)?|-+|—+|–+|\[\s*\]|\(\s*none\s*\)|无|没有|暂无|ninguno|ninguna|nada|कोई नहीं|कुछ नहीं)\W*$",
+    re.IGNORECASE,
+)
+# "No new or inferable information." as the whole reply: an answer with both lists empty
+_NOTHING = re.compile(
+    r"^(?:there (?:is|are) )?no (?:new|inferable)(?: (?:or|and|nor) (?:new|inferable))? (?:information|spans?)\b",
+    re.IGNORECASE,
+)
+_CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)
+_QUOTED = re.compile(r'"([^"\n]{1,1000})"')
+_SEPARATORS = re.compile(r"\s*(?:[;；、]|,|\band\b|\by\b|和|及|और)\s*")  # between quoted spans
+_SPLIT = re.compile(r"[;；]")  # between unquoted spans
+# a label after a span, read on the line's last characters: "(new)", "[INFERABLE]", "— new", ": inferable", "→ new"
+_LABEL_WORDS = "|".join(sorted((re.escape(w) for w in _VOCABULARY), key=len, reverse=True))
+_TRAILING_LABEL = re.compile(
+    rf"(?:\s*[(\[（【]\s*(?P<a>(?:not |non-?|un)?(?:{_LABEL_WORDS})(?: (?:information|info|span))?)\s*[)\]）】]"
+    rf"|\s+(?:[-–—:→|]|->)\s*(?P<b>(?:not |non-?|un)?(?:{_LABEL_WORDS})(?: (?:information|info|span))?))"
+    r"\s*[.。]?$",
+    re.IGNORECASE,
+)
+_LEADING_LABEL = re.compile(rf"^[\[(（【]\s*(?P<a>{_LABEL_WORDS})\s*[\])）】]\s*", re.IGNORECASE)
+_TAIL = 40  # characters of a line searched for a trailing label (keeps the search linear)
+_INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... which is why I call it: new")
+# a gloss or comment after a span: "(all appointed)", " — not in the source", ": the source says once"
+_GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*)$")
+_STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
+_MARKS = {
+    "bold": re.compile(r"\bbold|粗体|加粗|मोटे|bold"),
+    "italic": re.compile(r"\bitalic|斜体|cursiva|तिरछे"),
+    "bracket": re.compile(r"\bbracket|\[|方括号|corchete|कोष्ठक"),
+}
+_CLAUSES = re.compile(r",|;|\band\b|\bwhile\b|，|；|、|和|\by\b")
+_BRACKETED = re.compile(r"\[([^\[\]\n]{1,500})\]")
+_PASTED_MIN = 30  # characters of a line that pastes the paragraph
+_CELL_BORDER = re.compile(r" ?\| ?")
+_SPAN_COLUMN = {"span", "spans", "text", "phrase", "segment", "fragment", "fragmento", "texto", "片段", "文本", "内容",
+                "अंश", "पाठ", "target span", "target text", "word", "words"}  # fmt: skip
+_LABEL_COLUMN = {"label", "labels", "category", "type", "class", "classification", "tag", "etiqueta", "categoría",
+                 "tipo", "标签", "类别", "类型", "लेबल", "श्रेणी", "प्रकार"}  # fmt: skip
+
+
+Piece = tuple[tuple[str, ...], ...]  # the readings of one piece of a list, each a tuple of spans, best first
+
+
+@dataclass
+class SpanReading:
+    """The answer as read: each list's pieces, and whether any list was found at all."""
+
+    new: list[Piece] = field(default_factory=list)
+    inf: list[Piece] = field(default_factory=list)
+    readable: bool = False
+
+
+def _label_of(words: Sequence[str]) -> str | None:
+    """The label a heading's words name (NEW, INF, SAME, OTHER), None if they are not a heading."""
+    named = [_VOCABULARY[w] for w in words if w in _VOCABULARY]
+    if not named or any(w not in _VOCABULARY and w not in _FILLER and w not in _NEGATION for w in words):
+        return None
+    if OTHER in named:
+        return OTHER
+    if INF in named:  # "New but inferable" is inferable, "Not inferable" new
+        return NEW if any(w in _NEGATION for w in words) else INF
+    return NEW if NEW in named else SAME
+
+
+def _words(head: str) -> list[str] | None:
+    """The words of a heading (None where something else is in it)."""
+    head = head.strip().lower()
+    words = _HEAD_WORD.findall(head)
+    rest = _HEAD_WORD.sub(" ", head)
+    if re.search(r"[^\s()\[\]/&+,*#>-]", rest):
+        return None
+    return [w for part in words for w in ([part] if part in _VOCABULARY else part.split("-"))]
+
+
+def _heading(line: Line) -> tuple[str, str] | None:
+    """(label, the rest of the line) where the line opens a section: "New:", "**Inferable spans**", "新信息：…"."""
+    text = _HEAD_LEAD.sub("", line.text)
+    colon = _COLON.search(text[: _HEAD_MAX + 1])
+    head, rest = (text[: colon.start()], text[colon.end() :]) if colon else (text, "")
+    if not colon and (len(text) > _HEAD_MAX or line.kind == "item" and line.emphasis != (("bold", line.text),)):
+        return None  # "- new" without a colon is a span; a bold item alone ("- **New**") is a heading
+    words = _words(head.rstrip("])） "))
+    label = _label_of(words) if words else None
+    return (label, rest.strip()) if label else None
+
+
+def _clean(span: str) -> str:
+    return span.strip(_STRIP).strip()
+
+
+def _readings(text: str) -> Piece:
+    """The readings of a list entry: as written; without a gloss or comment; its quoted spans; split at ";"."""
+    text = text.strip()
+    out: list[tuple[str, ...]] = []
+
+    def add(*spans: str) -> None:
+        kept = tuple(s for s in map(_clean, spans) if s and not _EMPTY.match(s))
+        if kept and kept not in out:
+            out.append(kept)
+
+    if _EMPTY.match(_clean(text)):
+        return ()
+    quoted = _QUOTED.findall(text)
+    outside = _QUOTED.sub("", text)
+    if quoted and not _SEPARATORS.sub("", outside).strip(_STRIP):  # only quoted spans and separators
+        add(*quoted)
+    add(text)
+    add(_GLOSS.sub("", text))
+    if quoted and text.lstrip().startswith('"'):  # a quoted span, then a comment
+        add(*quoted)
+    pieces = _SPLIT.split(text)
+    if len(pieces) > 1:
+        add(*(_GLOSS.sub("", p) for p in pieces))
+    return tuple(out)
+
+
+def _inline_label(text: str) -> tuple[str, str] | None:
+    """(label, span) of an entry labelled at its end or start: "los huérfanos (new)", "[NEW] los huérfanos"."""
+    if lead := _LEADING_LABEL.match(text):
+        return _label_of([lead["a"].lower()]) or SAME, text[lead.end() :]
+    tail_at = max(0, len(text) - _TAIL)
+    if not (match := _TRAILING_LABEL.search(text, tail_at)):
+        return None
+    words = (match["a"] or match["b"]).lower().replace("-", " ").split()
+    label = _label_of([w for w in words if w not in {"information", "info", "span"}])
+    return (label, text[: match.start()]) if label else None
+
+
+def _cell_label(cell: str) -> str | None:
+    return _label_of(_words(cell) or []) if cell else None
+
+
+def _table(rows: list[Line]) -> list[tuple[str, str]]:
+    """(label, entry) of a table: one column per label, or a span column beside a label column (named in a
+    header row, or found as the cell that is a label)."""
+    table = [_CELL_BORDER.split(row.text) for row in rows]
+    header = [c.lower() for c in table[0]]
+    labels = [_cell_label(c) for c in header]
+    columns = all(label or not c for label, c in zip(labels, header, strict=True))
+    if columns and any(label in (NEW, INF) for label in labels):
+        return [
+            (label, cell)
+            for cells in table[1:]
+            for label, cell in zip(labels, cells, strict=False)
+            if label in (NEW, INF) and cell
+        ]
+    named = any(c in _SPAN_COLUMN or c in _LABEL_COLUMN for c in header)
+    span_at = next((i for i, c in enumerate(header) if c in _SPAN_COLUMN), 0)
+    label_at = next((i for i, c in enumerate(header) if c in _LABEL_COLUMN), None)
+    out = []
+    for cells in table[1:] if named else table:
+        if label_at is not None:
+            label = _cell_label(cells[label_at]) if label_at < len(cells) else None
+        else:
+            label = next((lab for i, c in enumerate(cells) if i != span_at and (lab := _cell_label(c))), None)
+        if label in (NEW, INF) and span_at < len(cells):
+            out.append((label, cells[span_at]))
+    return out
+
+
+def _legend(lines: Sequence[Line]) -> tuple[Line | None, dict[str, str]]:
+    """The line that says how a pasted paragraph marks its parts, and the label of each mark: each of its clauses
+    ("new information in bold", "[inferable] in square brackets") names a label and a mark. Without a legend, bold
+    is new and italic inferable."""
+    for line in lines:
+        found = {}
+        for clause in _CLAUSES.split(line.text.lower()):
+            marks = [mark for mark, pattern in _MARKS.items() if pattern.search(clause)]
+            label = next((_label_of([w]) for w in _HEAD_WORD.findall(clause) if _label_of([w]) in (NEW, INF)), None)
+            if label and marks:
+                found |= dict.fromkeys(marks, label)
+        if found:
+            return line, found
+    return None, {"bold": NEW, "italic": INF}
+
+
+def _pasted(lines: Sequence[Line]) -> list[tuple[str, str]]:
+    """The marked parts of the lines that paste the target with some parts emphasised or bracketed, each with the
+    label the legend gives its mark."""
+    legend, labels = _legend(lines)
+    out = []
+    for line in lines:
+        runs = [*line.emphasis, *(("bracket", run) for run in _BRACKETED.findall(line.text))]
+        runs = [(labels[mark], run) for mark, run in runs if mark in labels]
+        outside = _BRACKETED.sub("", line.text)
+        for _, run in runs:
+            outside = outside.replace(run, "")
+        if line is not legend and runs and len(line.text) >= _PASTED_MIN and len(outside.strip(_STRIP)) >= 10:
+            out += runs
+    return out
+
+
+def read_span_lists(reply: object) -> SpanReading:
+    """The new and inferable lists of a reply (see the module docstring)."""
+    reading = read_reply("\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply)
+    found = SpanReading()
+    if reading.unfinished:
+        return found
+    stated: dict[str, list[Piece]] = {}  # each list as last stated
+    current: str | None = None
+    entries: list[Piece] = []
+    saw_items = False
+
+    def close() -> None:
+        if current in (NEW, INF):
+            stated[current] = entries
+
+    lines = list(reading.lines)
+    for i, line in enumerate(lines):
+        if _CONTINUATION.match(line.text):
+            break
+        if line.kind == "row":
+            continue  # tables are read below
+        head = _heading(line)
+        if head:
+            close()
+            current, rest = head
+            entries, saw_items = [], False
+            if current in (NEW, INF):
+                found.readable = True
+                for text in line.values or ([rest] if rest else []):
+                    entries += _entries(text)
+            continue
+        if line.kind == "field":  # structured output: a span key's value is a span, other keys are not
+            key, _, value = line.text.partition(": ")
+            if key.lower() in _SPAN_COLUMN:
+                label = _paired_label(lines, i) or current
+                if label in (NEW, INF) and (pieces := _readings(value)):
+                    stated.setdefault(label, []).append(pieces) if label != current else entries.append(pieces)
+                found.readable = found.readable or label is not None
+            continue
+        inline = _inline_label(line.text) if line.kind in ("item", "text") else None
+        if inline and len(inline[1]) <= _INLINE_MAX:
+            label, span = inline
+            if label in (NEW, INF) and (pieces := _readings(span)):
+                stated.setdefault(label, []).append(pieces)
+            found.readable = True
+            continue
+        if current in (NEW, INF):
+            if line.kind == "text" and saw_items:
+                close()
+                current = None  # prose after a list ends it
+                continue
+            saw_items = saw_items or line.kind == "item"
+            entries += _entries(line.text)
+    close()
+    rows = [line for line in lines if line.kind == "row"]
+    if rows and not stated:
+        for label, entry in _table(rows):
+            stated.setdefault(label, []).append(_readings(entry))
+            found.readable = True
+    if not found.readable and (pasted := _pasted(lines)):
+        for label, run in pasted:
+            stated.setdefault(label, []).append(((run,),))
+        found.readable = True
+    if not found.readable and not reading.refusal and lines and (_NOTHING.match(lines[0].text) or (
+        len(lines) == 1 and _EMPTY.match(lines[0].text))):  # fmt: skip
+        found.readable = True
+    found.new, found.inf = [p for p in stated.get(NEW, []) if p], [p for p in stated.get(INF, []) if p]
+    return found
+
+
+def _entries(text: str) -> list[Piece]:
+    piece = _readings(text)
+    return [piece] if piece else []
+
+
+def _paired_label(lines: list[Line], i: int) -> str | None:
+    """The label of a span field from its neighbour: {"span": "...", "label": "new"} in either order."""
+    for j in (i + 1, i - 1):
+        if 0 <= j < len(lines) and lines[j].kind == "field":
+            key, _, value = lines[j].text.partition(": ")
+            if key.lower() in _LABEL_COLUMN:
+                return _cell_label(value) or SAME
+    return None
+
+
+def resolve(pieces: Sequence[Piece], tokens: Sequence[str]) -> list[str]:
+    """The spans of the pieces as matched against `tokens`: per piece its first reading whose spans all match,
+    else the reading with most matching spans, else its first reading (its spans then count as unmatched)."""
+    out: list[str] = []
+    for readings in pieces:
+        scored = [(sum(bool(match_span(tokens, s)) for s in spans), spans) for spans in readings]
+        full = next((spans for hits, spans in scored if hits == len(spans)), None)
+        best = max(scored, key=lambda x: x[0])
+        out += full if full else best[1] if best[0] else readings[0]
+    return out
