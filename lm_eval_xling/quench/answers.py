@@ -1,27 +1,37 @@
 """Recover the answer a QUENCH reply gives for each masked variable (X, Y, ...).
 
+The reply is first read by the shared reply reader (`lm_eval_xling.replies`): what follows any reasoning block
+(an unclosed one gives no answer), markdown gone, JSON and tags as "key: value" lines. The format's own
+placeholder ("<X answer> = Kolkata") reads as "answer"; a lead that ends its line ("The answer is:") takes the next
+line as its answer. Every variable of the question is read, so one variable's label ends another's answer.
+
 Rules, in order (a reply is read line by line; an answer never spans lines, except that a bracket opened
 as "<<<X:" may put its answer on the next line):
 1. A label is a requested variable standing alone, in one of three forms:
    a. bracketed: "<<<X: a>>>" with 1-3 "<", optional spaces or "**", and ":", "=", "-" or a space (the
       authors' format "<X answer>"); the variable's case does not matter inside brackets ("<<<x: a>>>");
-   b. plain (case-sensitive): "X: a", "X = a", "X - a", "X -> a", "**X:** a", a table row "| X | a |" or a
-      JSON key '"X": "a"', where X opens the line (after indentation, "#", ">", a "- "/"1." list marker),
-      follows a ";", ",", "|", "." or " and ", or follows "answer is"/"answers are"/"answer:";
+   b. plain (case-sensitive, except "x: a" opening a line): "X: a", "X = a", "X - a", "X -> a", "**X:** a", a
+      table row "| X | a |" or a JSON key '"X": "a"', where X opens the line (after indentation, "#", ">", a
+      "- "/"1." list marker), follows a ";", ",", "|", "." or " and ", or follows "answer is"/"answers are"/
+      "answer:";
    c. "X is a": as (b) but never after "." or "answer is" (so in "X: Paris. Y is the capital", Y is
-      prose, not a label).
+      prose, not a label);
+   d. after its answer: "Homi J. Bhabha (X) and Trombay (Y)", read on a line without labels of the forms above.
 2. The answer runs from its label to the next label on the line or the line's end, and stops at the
    first ">"; an answer not closed by ">" also stops at a sentence break (". It ..." after a word of
-   3+ lowercase letters or a digit, so "J. K. Rowling" and "St. Louis" survive).
+   3+ lowercase letters or a digit, so "J. K. Rowling" and "St. Louis" survive, nor after a title such as
+   "Capt." or "Prof.").
 3. Cleaning strips surrounding spaces, quotes, "*", "_", "`", "<", ">", ";", ",", ":" and one trailing
-   period (kept after a one-letter abbreviation, as in "D.C."); nothing alphanumeric left -> no answer.
+   period (kept after a one-letter abbreviation, as in "D.C."), then hedges and leading phrases ("I think",
+   "probably", "It is likely"); nothing alphanumeric left -> no answer. An answer that hedges between
+   alternatives ("It could be A or B", "either A or B") or says it cannot answer ("I don't know") is none.
 4. Per variable the strongest statement wins, and among equals the last one (CoT replies restate the final
    answer at the end). Strongest first: anything after a "final answer" line or lead; then a statement of
    the requested format ("The answer is ..."); then the label forms, a > b > c.
-5. With one requested variable, the text after the last "answer (to this question) is/would be/:" is such a
-   format statement even without a label (a leading "<X" of the authors' format is dropped), unless the
-   variable letter still stands alone in it; with no label at all, the whole reply also counts when it is one
-   line of at most 100 characters. Several variables always need labels.
+5. For the variable asked (`asked`, or the one variable requested), the text after the last "answer (to
+   this question) is/would be/:/=" is such a format statement even without a label (a leading "<X" of the
+   authors' format is dropped), unless a variable letter still stands alone in it; with no label at all, the
+   whole reply also counts when it is one line of at most 100 characters.
 6. The keys are exactly `variables`, in order; an unanswered variable maps to None. Never raises; no
    pattern has adjacent overlapping quantifiers, so matching stays linear-ish.
 """
@@ -33,18 +43,41 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 
+from lm_eval_xling.replies import abstention_ends, read_reply
+
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
 _SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])and[ \t]+\**"
 _AFTER_ANSWER = r"(?i:\banswers?\b\**[ \t]*(?:is|are|:)(?!\w)[* \t:]*)"
 _STRONG_SEP = r"(?:[ \t]*(?:[:=|]|->|→)|[ \t]+[-–—](?=[ \t]))\**[ \t]*"
 _ANSWER_IS = re.compile(
     r"(?i)\banswers?\b(?:[ \t]+(?:to|for)[ \t]+(?:this|the)[ \t]+(?:question|clue|quiz|variable[ \t]+\w+))?"
-    r"[\"']?\**[ \t]*(?:is|would\s+be|:)(?!\w)[* \t:]*"
+    r"[\"']?\**[ \t]*(?:is|would\s+be|:|=)(?!\w)[* \t:]*"
 )
 _PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?answer")  # the format's "<X answer>" copied as is
 _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
 # "<<<X:" with its answer on the next line: joined into one line before reading
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
+# the format's own placeholder, "<X answer>" whatever the variable asked: it reads as "answer"
+_PLACEHOLDER_LEAD = re.compile(r"(?i)<{1,3}[ \t]*x[ \t]+answer[ \t]*>{1,3}")
+# a lead that ends its line ("The answer is:", "Final answer:"): its answer is on the next line
+_LEAD_BREAK = re.compile(r"(?im)(\banswer\b[^\n]{0,40}?(?:\bis|:|=)[ \t]*)\n")
+_TITLES = frozenset(
+    str.split(
+        "dr mr mrs ms mx prof capt col gen lt sgt maj brig adm cmdr gov sen rep rev hon st ste mt ft sr jr pt smt "
+        "lt.gen maj.gen no vol co inc ltd bros"
+    )
+)
+_TITLE_BEFORE = re.compile(r"([\w.]+)$")
+_HEDGE = re.compile(
+    r"(?i)^(?:(?:I[ \t]+(?:think|believe|guess|suppose)|I'm[ \t]+(?:fairly|pretty|quite)?[ \t]*(?:sure|confident)"
+    r"|in[ \t]+my[ \t]+opinion|most[ \t]+likely|more[ \t]+likely|probably|possibly|perhaps|maybe|likely"
+    r"|(?:it|this|that)(?:[ \t]+is|'s)(?:[ \t]+(?:most[ \t]+)?(?:likely|probably|possibly|perhaps))?"
+    r"|(?:it|this)[ \t]+(?:should|must|may|might|would)[ \t]+be|that)[ \t,:]+)+"
+)
+_ALTERNATIVES = re.compile(
+    r"(?i)^(?:either[ \t]|(?:it|this)?[ \t]*(?:could|might|may)[ \t]+be[ \t]).*[ \t]or[ \t]"
+    r"|\b(?:can(?:not|'t)[ \t]+decide|not[ \t]+sure|unsure)\b"
+)
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(r"(?:(?<=[a-z]{3})|(?<=\d))[.!?][ \t]+(?=[A-Z])")
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
@@ -62,8 +95,22 @@ def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], .
         (0, re.compile(rf"(?:{_LINE_START}|{_SEPARATED}){var}[ \t]+is(?!\w)[ \t:]*")),
         (1, re.compile(rf"(?:{_LINE_START}|{_SEPARATED}|(?<=\.)[ \t]+\**|{_AFTER_ANSWER}){var}{_STRONG_SEP}")),
         (1, re.compile(rf"(?<![\w\"'])[\"'](?P<v>{names})[\"'][ \t]*:[ \t]*")),
-        (2, re.compile(rf"<{{1,3}}[ \t]*\**(?<!\w)(?P<v>(?i:{names}))(?!\w)\**(?:[ \t]*[:=\-–—][ \t]*|[ \t]+)")),
+        (
+            2,
+            re.compile(
+                rf"<{{1,3}}[ \t]*\**(?<!\w)(?P<v>(?i:{names}))(?!\w)(?:[ \t]+answer\b)?\**"
+                rf"(?:[ \t]*[:=\-–—][ \t]*|[ \t]+)"
+            ),
+        ),
+        (1, re.compile(rf"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?P<v>(?i:{names}))(?!\w)[ \t]*[:=][ \t]*")),
     )
+
+
+@lru_cache(maxsize=64)
+def _suffix_label(variables: tuple[str, ...]) -> re.Pattern[str]:
+    """A label after its answer: "Homi J. Bhabha (X)"."""
+    names = "|".join(re.escape(v) for v in sorted(variables, key=len, reverse=True))
+    return re.compile(rf"\((?P<v>{names})\)")
 
 
 @lru_cache(maxsize=64)
@@ -73,19 +120,30 @@ def _bracket_label(variable: str) -> re.Pattern[str]:
     return re.compile(rf"^[ \t]*<{{1,3}}[ \t]*\**(?i:{names})(?!\w)\**(?:[ \t]*[:=\-–—][ \t]*|[ \t]+)")
 
 
+def _first_sentence(segment: str) -> str:
+    """`segment` up to its first sentence break that does not follow a title ("Capt. Vikram Batra")."""
+    for match in _SENTENCE_END.finditer(segment):
+        before = _TITLE_BEFORE.search(segment, max(0, match.start() - 12), match.start())
+        if not before or before[1].lower() not in _TITLES:
+            return segment[: match.start() + 1]
+    return segment
+
+
 def _clean(segment: str) -> str | None:
     """The answer in the text that follows a label, or None when it holds none."""
     closed = segment.find(">")
-    segment = segment[:closed] if closed >= 0 else _SENTENCE_END.split(segment, maxsplit=1)[0]
-    segment = segment.strip(_STRIP)
+    segment = segment[:closed] if closed >= 0 else _first_sentence(segment)
+    if abstention_ends(segment) or _ALTERNATIVES.search(segment):
+        return None
+    segment = _HEDGE.sub("", segment.strip(_STRIP), count=1).strip(_STRIP)
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):
         segment = segment[:-1].strip(_STRIP)
     return segment if _ALNUM.search(segment) and not _PLACEHOLDER.fullmatch(segment) else None
 
 
-def _format_answer(text: str, variable: str) -> tuple[int, str] | None:
-    """Rule 5: (strength, answer) of the last "answer is ..." statement of a single-variable reply."""
-    alone = re.compile(rf"(?<!\w){re.escape(variable)}(?!\w)")
+def _format_answer(text: str, variable: str, variables: tuple[str, ...]) -> tuple[int, str] | None:
+    """Rule 5: (strength, answer) of the last "answer is ..." statement, for the variable asked."""
+    alone = re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(v) for v in variables)})(?!\w)")
     lines = text.splitlines()
     for index in range(len(lines) - 1, -1, -1):
         line = lines[index]
@@ -105,13 +163,15 @@ def _format_answer(text: str, variable: str) -> tuple[int, str] | None:
     return None
 
 
-def _whole_reply(text: str, variable: str) -> str | None:
+def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:
     """Rule 5: a short one-line reply with no label is the answer."""
     reply = text.strip()
+    names = "|".join(re.escape(v) for v in variables)
     if (
         len(reply) <= 100
         and len(reply.splitlines()) == 1
-        and not re.search(rf"(?<!\w){re.escape(variable)}(?!\w)", reply)
+        and not re.search(rf"(?<!\w)(?:{names})(?!\w)", reply)
+        and not _ANSWER_IS.search(reply)  # the format stated, with nothing readable as its answer
     ):
         return _clean(reply)
     return None
@@ -123,13 +183,36 @@ def _first(pattern: re.Pattern[str], line: str) -> float:
     return match.start() if match else float("inf")
 
 
-def parse_variables(text: object, variables: object) -> dict[str, str | None]:
+def _suffixed(line: str, variables: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Rule 1d: (variable, answer) of the answers labelled after them on a line ("A (X) and B (Y)")."""
+    out, start = [], 0
+    lead = _ANSWER_IS.search(line)
+    for match in _suffix_label(variables).finditer(line):
+        begin = max(start, lead.end()) if lead and lead.end() <= match.start() else start
+        answer = re.sub(r"^[ \t]*(?:[,;]|and\b)[ \t]*", "", line[begin : match.start()])
+        if cleaned := _clean(answer):
+            out.append((match["v"], cleaned))
+        start = match.end()
+    return out
+
+
+def _read(text: str) -> str | None:
+    """The reply as the shared reader reads it, with placeholders and line-ending leads mended; None when an
+    unclosed reasoning block gave no answer."""
+    reading = read_reply(text)
+    if reading.unfinished:
+        return None
+    return _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", reading.text))
+
+
+def parse_variables(text: object, variables: object, asked: str | None = None) -> dict[str, str | None]:
     """Map each variable to the answer the reply gives for it, or None when the reply gives none; any input is
-    taken (a variable that is not a non-blank string is never answered, and is a key only if hashable)."""
+    taken (a variable that is not a non-blank string is never answered, and is a key only if hashable). `asked`
+    is the variable the prompt asked for (rule 5); by default the only variable, if there is one."""
     variables = list(variables) if isinstance(variables, Sequence) and not isinstance(variables, str) else []
     result: dict[str, str | None] = {v: None for v in variables if isinstance(v, str)}
     wanted = tuple(dict.fromkeys(v for v in variables if isinstance(v, str) and v.strip()))
-    if not isinstance(text, str) or not wanted:
+    if not isinstance(text, str) or not wanted or (text := _read(text)) is None:
         return result
     reply, text = text, _BRACKET_BREAK.sub(r"\1 ", text)
     patterns = _compile(wanted)
@@ -153,13 +236,44 @@ def parse_variables(text: object, variables: object) -> dict[str, str | None]:
             variable = canonical[match["v"]] if match["v"] in canonical else canonical[match["v"].lower()]
             if answer and strength >= best.get(variable, (-1, ""))[0]:
                 best[variable] = (strength, answer)
+        if not labels:
+            bonus = _FINAL_BONUS if final or final_at < len(line) else _FORMAT if stated_at < len(line) else 0
+            for variable, answer in _suffixed(line, wanted):
+                if 1 + bonus >= best.get(variable, (-1, ""))[0]:
+                    best[variable] = (1 + bonus, answer)
         final = final or bool(_FINAL.search(line))
-    if len(wanted) == 1:
-        stated = _format_answer(text, wanted[0])
-        if stated and stated[0] >= best.get(wanted[0], (-1, ""))[0]:
-            best[wanted[0]] = stated
-        elif not best and (whole := _whole_reply(reply, wanted[0])):
-            best[wanted[0]] = (-1, whole)
+    target = asked if asked in wanted else wanted[0] if len(wanted) == 1 else None
+    if target is not None:
+        stated = _format_answer(text, target, wanted)
+        if stated and stated[0] >= best.get(target, (-1, ""))[0]:
+            best[target] = stated
+        elif not best and (whole := _whole_reply(reply, wanted)):
+            best[target] = (-1, whole)
     for variable, (_, answer) in best.items():
         result[variable] = answer
     return result
+
+
+# "The rationale is ...", "Rationale: ...", a "Rationale" heading: a lead of the rationale format, any case
+_RATIONALE = re.compile(
+    r"(?i)\brationale\b(?:[ \t]+(?:is|would[ \t]+be))?[ \t]*(?::[ \t]*|(?<=is)[ \t]+|(?<=be)[ \t]+|$)"
+)
+
+
+def read_rationale(reply: object) -> str:
+    """The rationale a reply states: from its last rationale lead ("The rationale is", "Rationale:", a
+    "Rationale" heading; any case) to the end, as the shared reader reads it (markdown gone, lines joined by
+    spaces); without a lead, all the reply; "" where it refuses or gives no answer."""
+    reading = read_reply(reply)
+    lines = [line.text for line in reading.lines]
+    if reading.unfinished or not lines:
+        return ""
+    start, at = 0, 0
+    for index, text in enumerate(lines):
+        for match in _RATIONALE.finditer(text):
+            start, at = index, match.end()
+    found = start or at
+    rationale = " ".join([lines[start][at:], *lines[start + 1 :]]).strip(_STRIP)
+    if not found and (reading.refusal or reading.abstains):
+        return ""
+    return rationale

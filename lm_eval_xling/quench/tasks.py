@@ -30,7 +30,7 @@ from lm_eval_xling.metrics.overlap import (
     rouge_l_summary_level,
 )
 from lm_eval_xling.metrics.verdicts import parse_likert
-from lm_eval_xling.quench.answers import parse_variables
+from lm_eval_xling.quench.answers import parse_variables, read_rationale
 from lm_eval_xling.quench.schema import QUENCH
 from lm_eval_xling.stats import difference_ci, mean_ci
 
@@ -147,6 +147,7 @@ def entities(questions: datasets.Dataset, replies: dict[str, str] | None = None)
             if replies is not None and entity_id not in replies:
                 continue  # the entity run did not cover this entity
             row = {"id": entity_id, "question_id": q["id"], "question": q["question"], "variable": var}
+            row["variables"] = q["variables"]
             row |= {"answer": answer, "rationale": rationale, "indic": q["indic"]}
             if replies is not None:
                 row["prediction"] = replies[entity_id]
@@ -206,28 +207,25 @@ def rationale_pred_cot_prompt(doc: dict) -> str:
 
 
 def extract_entities(resps: list[list[str]], docs: list[dict]) -> list[list[dict[str, str | None]]]:
-    """Filter: each reply -> {"answer": the parsed answer or None, "reply": the raw reply (what judges read)}."""
-    return [
-        [{"answer": parse_variables(r, [doc["variable"]])[doc["variable"]], "reply": r} for r in rs]
-        for rs, doc in zip(resps, docs, strict=True)
-    ]
+    """Filter: each reply -> {"answer": the answer to the variable asked, read with every variable of the
+    question as a label that ends another's answer, or None; "reply": the raw reply (what judges read)}."""
+    out = []
+    for rs, doc in zip(resps, docs, strict=True):
+        variables = doc.get("variables") or [doc["variable"]]
+        answers = [parse_variables(r, variables, asked=doc["variable"])[doc["variable"]] for r in rs]
+        out.append([{"answer": a, "reply": r} for a, r in zip(answers, rs, strict=True)])
+    return out
 
 
 def extract_rationale(resps: list[list[str]], docs: list[dict]) -> list[list[dict[str, str]]]:
-    """Filter: each reply -> {"rationale": the text after 'The rationale is' (else all of it), "reply": raw}."""
-    out = []
-    for rs in resps:
-        texts = []
-        for r in rs:
-            head, sep, tail = r.partition("The rationale is")
-            texts.append({"rationale": (tail if sep else head).strip(" :\n\"'`<>"), "reply": r})
-        out.append(texts)
-    return out
+    """Filter: each reply -> {"rationale": its last stated rationale (`answers.read_rationale`), "reply": raw}."""
+    return [[{"rationale": read_rationale(r), "reply": r} for r in rs] for rs in resps]
 
 
 # ---- tasks
 
 PerUnit = Callable[[list[dict]], list[float]]
+COUNTS = (*JURY_COUNTS, "unanswered")  # lower is better, not split by group
 
 
 class _QuenchTask(JudgedTask):
@@ -250,7 +248,8 @@ class _QuenchTask(JudgedTask):
         whole = {
             "bleu_sacrebleu": lambda units: corpus_bleu(
                 [u["prediction"] for u in units], [u["reference"] for u in units]
-            )
+            ),
+            "unanswered": _unanswered,
         }
         if self.judges:
             for name in [f"judge_{j.name}" for j in self.judges] + ["jury_mean", "jury_majority"]:
@@ -270,8 +269,8 @@ class _QuenchTask(JudgedTask):
     def _add(self, name: str, scorer: Callable[[list[dict]], float], per_unit: bool) -> None:
         """`name` over all units and, with `report_delta`, per group and non-Indic minus Indic (with its CI)."""
         self._aggregation_list[name] = partial(_aggregate, scorer=scorer)
-        self._higher_is_better[name] = name not in JURY_COUNTS
-        if not self.config.metadata.get("report_delta") or name in JURY_COUNTS:
+        self._higher_is_better[name] = name not in COUNTS
+        if not self.config.metadata.get("report_delta") or name in COUNTS:
             return
         for group, indic in GROUPS:
             self._aggregation_list[f"{name}_{group}"] = partial(_aggregate, scorer=partial(_group, scorer, indic))
@@ -365,6 +364,12 @@ def _in_hf_cache(repo: str) -> bool:
     from huggingface_hub import try_to_load_from_cache
 
     return isinstance(try_to_load_from_cache(repo, "config.json"), str)
+
+
+def _unanswered(units: list[dict]) -> float:
+    """Share of the units the model gave no answer for (no answer found, a refusal, a hedge between
+    alternatives): scored as empty by the overlap metrics, and counted here."""
+    return sum(not u["answered"] for u in units) / len(units) if units else float("nan")
 
 
 def _flatten(items: list[list[dict]]) -> list[dict]:
