@@ -31,6 +31,7 @@ class Translatable:
     sentences: tuple[str, ...] = ()  # inputs translated sentence by sentence when long
     options: tuple[str, ...] = ()  # inputs that are the answer options: two translated alike make the item invalid
     released: str | None = None  # folder of the paper's released translations (selftrans), where there are some
+    translator: str = "xsense_translate"  # the lm-eval task of the translation stage (its requests' wording)
 
     def task(self, language: str) -> str:
         try:
@@ -43,14 +44,18 @@ class Translatable:
         return dict(self.instructions.get(language, {}))
 
 
-def _paper(family: str, released: str) -> Translatable:
+def _paper(family: str, released: str, wording: str = "") -> Translatable:
+    """PAWS-X or XNLI: prompts as the authors' code sends them, or with `wording="paper"` as the paper prints them
+    (tasks `xsense_<family>_paper_<language>`, translation requests of `xsense_translate_paper`)."""
+    variant = f"_{wording}" if wording else ""
     return Translatable(
-        name=family,
-        tasks={language: f"xsense_{family}_{language}" for language in INSTRUCTIONS[family]},
+        name=family + variant,
+        tasks={language: f"xsense_{family}{variant}_{language}" for language in INSTRUCTIONS[family]},
         inputs=INPUT_FIELDS[family],
         instructions={language: text.fields() for language, text in INSTRUCTIONS[family].items()},
         language_field="instruction_language",
         released=released,
+        translator=f"xsense_translate{variant}",
     )
 
 
@@ -79,6 +84,8 @@ XSTORYCLOZE = Translatable(
 DECLARATIONS = {
     "xsense_pawsx": _paper("pawsx", "individual_tasks/paws-x"),
     "xsense_xnli": _paper("xnli", "xglue/xnli"),
+    "xsense_pawsx_paper": _paper("pawsx", "individual_tasks/paws-x", "paper"),
+    "xsense_xnli_paper": _paper("xnli", "xglue/xnli", "paper"),
     "nsp": _nsp(""),
     "nsp_1k": _nsp("_1k"),
     "xstorycloze": XSTORYCLOZE,

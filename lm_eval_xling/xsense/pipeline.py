@@ -164,9 +164,10 @@ def references(plan: Run, doc_ids: list[int]) -> dict[int, dict] | None:
 
 
 def translation_stage(plan: Run, name: str, requests: list[dict]) -> tuple[dict[str, str], Path]:
-    """Run `xsense_translate` over `requests`; {request key: translation} and the stage's log."""
+    """Run the declaration's translation task (`xsense_translate`) over `requests`; {request key: translation} and
+    the stage's log."""
     requests_file = translation.write_jsonl(plan.output / name / "requests.jsonl", requests)
-    log = plan.stage(name, "xsense_translate", metadata={"docs": str(requests_file)})
+    log = plan.stage(name, plan.declaration.translator, metadata={"docs": str(requests_file)})
     return translation.read_translations(log), log
 
 

@@ -1,12 +1,23 @@
-"""The paper's prompts, verbatim: task instructions in pieces (per language) and translation instructions.
+"""The xsense prompts, verbatim as the authors' code sends them, and the paper's printed wording as a variant.
 
-An instruction is kept in the three pieces the model translates separately (prefix, suffix, the word
-"Sentence"), so the original and the model-translated instruction are recomposed by the same `compose`.
+An instruction is kept in the three pieces the model translates separately (prefix, suffix, the word "Sentence"),
+so the original and the model-translated instruction are recomposed by the same `compose`.
+
+Two renderings (task README, "The authors' code and the paper"):
+- the authors' code (the default: what produced the published numbers): every language laid out alike
+  (`<prefix> <word> 1: "<s1>" <word> 2: "<s2>" <suffix>`, Chinese too), the word "Sentence" always the instruction
+  language's own (their code never uses the model's translation of it), and translation requests that end the
+  instruction line with ": " and a line break, then the text: an input as it is, an instruction piece in quotes;
+- the paper's wording (tasks `xsense_*_paper_*`, `xsense_translate_paper`): Chinese written without spaces
+  (`<prefix>句子1: "<s1>" 句子2: "<s2>" <suffix>`), the instruction's own word for "Sentence" (the model's
+  translation in T and I), Table 6's text where it differs from the code's, and every text to translate quoted on the
+  instruction line (`Please translate the following text into German: "<text>"`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from lm_eval_xling.errors import UserError
 
@@ -22,7 +33,8 @@ class Instruction:
         return {"prefix": self.prefix, "suffix": self.suffix, "sentence_word": self.sentence}
 
 
-# The English instructions are the paper's; German and Chinese ones were written by native speakers.
+# The English instructions are the paper's; German and Chinese ones were written by native speakers. As the
+# authors' code has them (their suffixes begin with the space that joins them to the prompt: `compose` adds it).
 INSTRUCTIONS = {
     "pawsx": {
         "en": Instruction("Do the following sentences have the same meaning?", 'Please answer with "yes" or "no".',
@@ -44,45 +56,120 @@ INSTRUCTIONS = {
             'Bitte antworte mit "A", "B" oder "C".',
             "Satz",
         ),
-        "zh": Instruction(
-            "对于给出的一对句子，以下哪一个选项是正确的：（A）第一个句子涵盖了第二个句子（B）第一个句子与第二个句子矛盾（C）两者都不？",
+        "zh": Instruction(  # the code's prefix has a space before (B) and before (C); the paper prints none
+            "对于给出的一对句子，以下哪一个选项是正确的：（A）第一个句子涵盖了第二个句子 "
+            "（B）第一个句子与第二个句子矛盾 （C）两者都不？",
             "请用“A”、“B”或“C”来回答。",
             "句子",
         ),
     },
 }  # fmt: skip
 
+# The word "Sentence" of each instruction language: the authors' code puts it into every prompt of that language,
+# the model-translated instructions of T and I included (their translation of the word is requested, then unused).
+SENTENCE = {"en": "Sentence", "de": "Satz", "zh": "句子"}
+
+# Where the paper's text (Table 6) differs from the code's: the code's text -> the paper's. The native Chinese XNLI
+# prefix without the code's two spaces; the model's en->de XNLI prefix as printed ("Satzpaars"; the code and the
+# released reply have "Satzpaares"). The paper prints every quote curly, the code's straight ones too (around the
+# sentences, "yes"/"no"): taken as typesetting, so quotes are not changed.
+PAPER_WORDING = {
+    INSTRUCTIONS["xnli"]["zh"].prefix: INSTRUCTIONS["xnli"]["zh"].prefix.replace(" ", ""),
+    "Angesichts des folgenden Satzpaares, welche der folgenden Aussagen ist wahr: (A) Der erste Satz impliziert den "
+    "zweiten Satz, (B) Der erste Satz widerspricht dem zweiten Satz oder (C) Keines von beiden?":
+    "Angesichts des folgenden Satzpaars, welche der folgenden Aussagen ist wahr: (A) Der erste Satz impliziert den "
+    "zweiten Satz, (B) Der erste Satz widerspricht dem zweiten Satz oder (C) Keines von beiden?",
+}  # fmt: skip
+
 # The dataset columns that hold the two input sentences.
 INPUT_FIELDS = {"pawsx": ("sentence1", "sentence2"), "xnli": ("premise", "hypothesis")}
 
-# Translation instructions, always in the source language. The paper's four, then ours for the languages of NSP
-# and xstorycloze: the English ones follow the paper's; the Spanish, Swahili and Hausa ones were written by us (not
-# native speakers), in the wording of the NSP authors' own Swahili and Hausa instructions ("kwa lugha ya Kiswahili",
-# "a cikin harshen Hausa"), and checked by asking the embedded model to translate them (task README).
+# Translation instructions, always in the source language, without the text: the authors' code sends
+# `<instruction> \n<text>` (see `translation_prompt`). Theirs: en->de/zh/es, de->en, zh->en, es->en; then ours for the
+# languages of NSP and xstorycloze, in the same form: the English ones follow theirs; the Swahili and Hausa ones were
+# written by us (not native speakers), in the wording of the NSP authors' own Swahili and Hausa instructions
+# ("kwa lugha ya Kiswahili", "a cikin harshen Hausa"); see the task README.
 TRANSLATE = {
-    ("en", "de"): 'Please translate the following text into German: "{text}"',
-    ("en", "zh"): 'Please translate the following text into Chinese: "{text}"',
-    ("de", "en"): 'Bitte übersetze den folgenden Text ins Englische: "{text}"',
-    ("zh", "en"): '请将下面的文字翻译成英语: "{text}"',
-    ("en", "es"): 'Please translate the following text into Spanish: "{text}"',
-    ("en", "sw"): 'Please translate the following text into Swahili: "{text}"',
-    ("en", "ha"): 'Please translate the following text into Hausa: "{text}"',
-    ("es", "en"): 'Por favor, traduce el siguiente texto al inglés: "{text}"',
-    ("sw", "en"): 'Tafadhali tafsiri maandishi yafuatayo kwa lugha ya Kiingereza: "{text}"',
-    ("ha", "en"): 'Don Allah ka fassara wannan rubutu zuwa harshen Turanci: "{text}"',
+    ("en", "de"): "Please translate the following text into German:",
+    ("en", "zh"): "Please translate the following text into Chinese:",
+    ("de", "en"): "Bitte übersetze den folgenden Text ins Englische:",
+    ("zh", "en"): "请将下面的文字翻译成英语:",
+    ("en", "es"): "Please translate the following text into Spanish:",
+    ("en", "sw"): "Please translate the following text into Swahili:",
+    ("en", "ha"): "Please translate the following text into Hausa:",
+    ("es", "en"): "Por favor, traduzca el siguiente texto al inglés:",
+    ("sw", "en"): "Tafadhali tafsiri maandishi yafuatayo kwa lugha ya Kiingereza:",
+    ("ha", "en"): "Don Allah ka fassara wannan rubutu zuwa harshen Turanci:",
 }
+
+# Instruction pieces the authors keep with the space that joins them to the prompt, and send for translation so.
+JOINED = ("suffix",)
+PIECE = "instruction/"  # the request key of an instruction piece: `instruction/<field>`
 
 
 def compose(instruction: Instruction, first: str, second: str, language: str) -> str:
-    """The task prompt; Chinese writes no space after the prefix nor between "句子" and the number."""
+    """The task prompt as the authors' code builds it, in every language alike, with the word "Sentence" of
+    `language` (the instruction's own where the language has none here)."""
+    word = SENTENCE.get(language, instruction.sentence)
+    return f'{instruction.prefix} {word} 1: "{first}" {word} 2: "{second}" {instruction.suffix}'
+
+
+def compose_paper(instruction: Instruction, first: str, second: str, language: str) -> str:
+    """The task prompt as the paper prints it (Table 6): Chinese writes no space after the prefix nor between "句子"
+    and the number; the instruction's own word for "Sentence"; Table 6's text where the code's differs."""
+    instruction = replace(
+        instruction,
+        prefix=PAPER_WORDING.get(instruction.prefix, instruction.prefix),
+        suffix=PAPER_WORDING.get(instruction.suffix, instruction.suffix),
+    )
     gap = "" if language == "zh" else " "
     word = instruction.sentence
     return f'{instruction.prefix}{gap}{word}{gap}1: "{first}" {word}{gap}2: "{second}" {instruction.suffix}'
 
 
-def translation_prompt(text: str, source: str, target: str) -> str:
+def _instruction_line(source: str, target: str) -> str:
     try:
-        template = TRANSLATE[source, target]
+        return TRANSLATE[source, target]
     except KeyError:
         raise UserError(f"no translation instruction for {source}->{target}; directions: {sorted(TRANSLATE)}") from None
-    return template.format(text=text)
+
+
+def translation_prompt(text: str, source: str, target: str, piece: bool = False) -> str:
+    """The authors' translation request: the instruction line ending in ": " and a line break, then `text`, in
+    quotes where it is an instruction `piece`."""
+    return f"{_instruction_line(source, target)} \n" + (f'"{text}"' if piece else text)
+
+
+def translation_prompt_paper(text: str, source: str, target: str) -> str:
+    """The paper's translation request (its Appendix C): `text` in quotes on the instruction line."""
+    return f'{_instruction_line(source, target)} "{text}"'
+
+
+# --- prompts of documents: the translation requests of `xsense_translate(_paper)`, the `xsense_*_paper_*` tasks ---
+
+
+def request_prompt(doc: dict[str, Any]) -> str:
+    """doc_to_text of xsense_translate: a request of the translation stage as the authors' code sends it."""
+    key, text = doc["key"], doc["text"]
+    if key in {PIECE + name for name in JOINED}:
+        text = " " + text
+    return translation_prompt(text, doc["source_language"], doc["target_language"], piece=key.startswith(PIECE))
+
+
+def request_prompt_paper(doc: dict[str, Any]) -> str:
+    """doc_to_text of xsense_translate_paper."""
+    return translation_prompt_paper(doc["text"], doc["source_language"], doc["target_language"])
+
+
+def _paper_prompt(doc: dict[str, Any], family: str) -> str:
+    instruction = Instruction(doc["prefix"], doc["suffix"], doc["sentence_word"])
+    first, second = (doc[name] for name in INPUT_FIELDS[family])
+    return compose_paper(instruction, first, second, doc["instruction_language"])
+
+
+def pawsx_prompt_paper(doc: dict[str, Any]) -> str:
+    return _paper_prompt(doc, "pawsx")
+
+
+def xnli_prompt_paper(doc: dict[str, Any]) -> str:
+    return _paper_prompt(doc, "xnli")

@@ -14,7 +14,7 @@ from typing import Any
 
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf, rouge, sentence_bleu
 from lm_eval_xling.results.logs import read_samples
-from lm_eval_xling.xsense.tasks import clean_translation
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 GOOD_BLEU = 50.0
 
@@ -30,7 +30,7 @@ def input_translations(log) -> tuple[dict[int, list[tuple[str, str]]], str]:
         if doc["reference"] is None:  # an instruction piece
             continue
         doc_id = int(doc["key"].split("/", 1)[0])
-        items[doc_id].append((clean_translation(sample["resps"][0][0]), doc["reference"]))
+        items[doc_id].append((clean_translation(sample["resps"][0][0], doc["text"]), doc["reference"]))
     return dict(items), language
 
 

@@ -19,7 +19,7 @@ from lm_eval_xling.data import jsonl_lines
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.logs import SamplesError
 from lm_eval_xling.xsense.declarations import Translatable
-from lm_eval_xling.xsense.tasks import clean_translation
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 FOLDER = "selftrans/translations_gpt-turbo-0301"
 _SETTINGS = "temp-0.25_topp-1.0_maxt-2048"

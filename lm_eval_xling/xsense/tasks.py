@@ -17,10 +17,10 @@ from lm_eval_xling.data import DatasetSpec, Field, jsonl_lines, load_dataset
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.metrics import INVALID
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf
-from lm_eval_xling.replies import after_reasoning
 from lm_eval_xling.xsense.answers import LABEL_WORDS, read_answer, standardize
-from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose, translation_prompt
+from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose
 from lm_eval_xling.xsense.schema import PAWSX, XNLI
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 SPECS = {"pawsx": PAWSX, "xnli": XNLI}
 TRANSLATION_REQUEST = {
@@ -130,60 +130,9 @@ def load_translation_requests(docs: str | None = None, **_: Any) -> datasets.Dat
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(records)})
 
 
-def translation_request_prompt(doc: dict[str, Any]) -> str:
-    return translation_prompt(doc["text"], doc["source_language"], doc["target_language"])
-
-
-_QUOTES = {'"': '"', "'": "'", "“": "”", "„": "“", "‘": "’", "«": "»", "「": "」", "»": "«", "‚": "‘"}
-_LABEL = re.compile(r"^(?:translation|übersetzung|翻译|译文)\s*[:：]\s*", re.I)  # "Translation: <text>"
-
-
-def _partner(text: str) -> int:
-    """Where the quote opening `text` closes (-1: never). A symmetric quote opens after a space or bracket and
-    closes before one or punctuation; between letters it is an apostrophe ("it's")."""
-    opening, closing = text[0], _QUOTES[text[0]]
-    depth = 0
-    for i, char in enumerate(text):
-        if char not in (opening, closing):
-            continue
-        before = text[i - 1] if i else " "
-        after = text[i + 1] if i + 1 < len(text) else " "
-        if opening != closing:
-            depth += 1 if char == opening else -1
-        elif before.isspace() or before in "([":
-            depth += 1
-        elif not after.isalnum():
-            depth -= 1
-        if depth == 0:
-            return i
-    return -1
-
-
-def _unquote(text: str) -> str:
-    """`text` without quotes around all of it; quotes that close inside it ('"Ja" oder "Nein"') stay."""
-    for _ in range(2):
-        if len(text) < 2 or text[0] not in _QUOTES or _partner(text) != len(text) - 1:
-            break
-        text = text[1:-1].strip()
-    return text
-
-
-def clean_translation(text: object) -> str:
-    """The translation in a reply: after any reasoning block, its first non-empty line that does not announce
-    what follows with a colon ("Here is the translation:") (every text sent is one line; models add notes after it),
-    without a "Translation:" label or the quotes around it that the prompt put there and models echo."""
-    if not isinstance(text, str):
-        return ""
-    text, unfinished = after_reasoning(text)
-    lines = [] if unfinished else [line.strip() for line in text.splitlines() if line.strip()]
-    while len(lines) > 1 and lines[0].endswith((":", "：")):  # "Here is the translation:", "翻译如下："
-        lines.pop(0)
-    return _unquote(_LABEL.sub("", lines[0])) if lines else ""
-
-
 def clean_translations(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
-    """Filter form of `clean_translation`."""
-    return [[clean_translation(r) for r in doc_resps] for doc_resps in resps]
+    """Filter form of `clean_translation`, with each request's source text."""
+    return [[clean_translation(r, doc.get("text")) for r in rs] for rs, doc in zip(resps, docs, strict=True)]
 
 
 def translation_results(doc: dict[str, Any], results: list[str]) -> dict[str, tuple]:

@@ -19,7 +19,7 @@ from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.logs import SamplesError, read_samples
 from lm_eval_xling.xsense.declarations import Translatable
 from lm_eval_xling.xsense.prompts import TRANSLATE
-from lm_eval_xling.xsense.tasks import clean_translation
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 CONDITIONS = ("T", "I", "X")
 INPUT_CONDITIONS = ("T", "X")  # the conditions whose inputs are the model's translations
@@ -75,7 +75,7 @@ def requests(
 
 def read_translations(path: Path) -> dict[str, str]:
     """{request key: translation} from a translation stage's sample log (raw replies, cleaned here)."""
-    return {s["doc"]["key"]: clean_translation(s["resps"][0][0]) for s in read_samples(path).values()}
+    return {s["doc"]["key"]: clean_translation(s["resps"][0][0], s["doc"]["text"]) for s in read_samples(path).values()}
 
 
 def input_keys(texts: dict[str, str], doc_id: int, field: str) -> list[str]:

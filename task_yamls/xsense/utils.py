@@ -1,4 +1,10 @@
 # Hooks for these YAMLs, loaded by path by lm-eval; the code lives in the package (see the imports).
+from lm_eval_xling.xsense.prompts import (  # noqa: F401
+    pawsx_prompt_paper,
+    request_prompt,
+    request_prompt_paper,
+    xnli_prompt_paper,
+)
 from lm_eval_xling.xsense.tasks import (  # noqa: F401
     bleu,
     chrf,
@@ -9,7 +15,6 @@ from lm_eval_xling.xsense.tasks import (  # noqa: F401
     pawsx_answers_careful,
     pawsx_prompt,
     process_results,
-    translation_request_prompt,
     translation_results,
     xnli_answers,
     xnli_answers_careful,

@@ -56,7 +56,7 @@ def test_long_stories_are_translated_sentence_by_sentence():
     ]  # fmt: skip
     assert {(r["source_language"], r["target_language"]) for r in requests} == {("en", "sw")}
     prompt = translation_prompt("It rained.", "en", "sw")
-    assert prompt == 'Please translate the following text into Swahili: "It rained."'
+    assert prompt == "Please translate the following text into Swahili: \nIt rained."
     short = translation.requests(NSP, {0: doc | {"context": "She ran home."}}, "en", "sw", None)
     assert "0/context" in [r["key"] for r in short]
 

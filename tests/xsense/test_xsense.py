@@ -13,7 +13,8 @@ from lm_eval_xling.results.logs import doc_hash
 from lm_eval_xling.xsense import quality, translation
 from lm_eval_xling.xsense.declarations import DECLARATIONS
 from lm_eval_xling.xsense.prompts import INSTRUCTIONS
-from lm_eval_xling.xsense.tasks import clean_translation, load, pawsx_prompt, xnli_prompt
+from lm_eval_xling.xsense.tasks import load, pawsx_prompt, xnli_prompt
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 
 @pytest.fixture
@@ -30,8 +31,9 @@ def test_prompts_are_the_papers(local_data):
     )
     zh = load("xnli", "zh")["test"][0]
     assert xnli_prompt(zh) == (
-        "对于给出的一对句子，以下哪一个选项是正确的：（A）第一个句子涵盖了第二个句子（B）第一个句子与第二个句子矛盾（C）两者都不？"
-        f'句子1: "{zh["premise"]}" 句子2: "{zh["hypothesis"]}" 请用“A”、“B”或“C”来回答。'
+        "对于给出的一对句子，以下哪一个选项是正确的：（A）第一个句子涵盖了第二个句子 "
+        "（B）第一个句子与第二个句子矛盾 （C）两者都不？"
+        f' 句子 1: "{zh["premise"]}" 句子 2: "{zh["hypothesis"]}" 请用“A”、“B”或“C”来回答。'
     )
 
 
@@ -238,7 +240,7 @@ def test_translated_xnli_task_is_recomposed_in_the_target_layout(local_data):
     t = _composed(XNLI, docs, translations, "en", "zh")["T"][0]
     p, s, w = (translations[f"instruction/{k}"] for k in ("prefix", "suffix", "sentence_word"))
     first, second = translations["0/premise"], translations["0/hypothesis"]
-    assert xnli_prompt(t) == f'{p}{w}1: "{first}" {w}2: "{second}" {s}'  # Chinese layout: no spaces
+    assert xnli_prompt(t) == f'{p} 句子 1: "{first}" 句子 2: "{second}" {s}'  # the authors' layout and word
 
 
 def test_a_translated_suffix_that_quotes_other_answer_words_accepts_them():

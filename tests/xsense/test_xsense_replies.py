@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lm_eval_xling.xsense.answers import standardize
-from lm_eval_xling.xsense.tasks import clean_translation
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 YES, NO = 1, 0  # PAWS-X
 ENT, NEU, CON = 0, 1, 2  # XNLI: A entailment, C neutral, B contradiction

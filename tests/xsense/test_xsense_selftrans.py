@@ -77,7 +77,7 @@ def test_native_instruction_keeps_the_inputs(local_data):
     docs = dict(enumerate(load("pawsx", "en")["test"].to_list()[:2]))
     mixed = translation.native_instruction(PAWSX, docs, "zh")
     chinese = INSTRUCTIONS["pawsx"]["zh"]
-    assert pawsx_prompt(mixed[0]).startswith(chinese.prefix + "句子1: " + f'"{docs[0]["sentence1"]}"')
+    assert pawsx_prompt(mixed[0]).startswith(chinese.prefix + " 句子 1: " + f'"{docs[0]["sentence1"]}"')
     assert mixed[1]["label"] == docs[1]["label"] and mixed[1]["instruction_language"] == "zh"
 
 
