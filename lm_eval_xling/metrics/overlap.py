@@ -44,7 +44,9 @@ class SacrebleuTokenizer:
     """A rouge_score tokenizer built on sacrebleu's: rouge_score's own drops every non-ASCII letter, which would
     erase German umlauts and all of Chinese. Chinese is split into characters (sacrebleu "zh"), other languages
     into Unicode words and punctuation (sacrebleu "intl"), after NFC normalisation so that a letter with tone marks
-    is one form however it was typed (Yoruba "ọ̀" precomposed or combining)."""
+    is one form however it was typed (Yoruba "ọ̀" precomposed or combining). Punctuation marks are tokens here, glued to
+    a number that ends or starts the text ("in 1991." ends in "1991."): xsense's translation scores use it; Y-NQ's
+    ROUGE uses WordTokenizer."""
 
     def __init__(self, language: str | None):
         from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
@@ -56,13 +58,49 @@ class SacrebleuTokenizer:
         return self._tokenize(unicodedata.normalize("NFC", text).lower()).split()
 
 
-def rouge(predictions: Sequence[str], references: Sequence[str], language: str | None = None) -> dict[str, float]:
-    """Mean ROUGE-1/2/L F-measure (0-100) with a tokenizer that keeps the language's letters."""
+def _is_han(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(("CJK UNIFIED IDEOGRAPH", "CJK COMPATIBILITY IDEOGRAPH"))
+
+
+class WordTokenizer:
+    """A rouge_score tokenizer on words: lower case and NFC (precomposed and combining input alike), then every
+    maximal run of letters, combining marks and digits (Unicode L*, M*, N*) is a word and everything else separates
+    words, so punctuation is never a token nor part of one ("1991." and "(1960)" are "1991" and "1960"; "3.5" and
+    "1,000" are two tokens each, as in rouge_score). Tone marks and underdots stay on their letters ("ọkọ̀" is not
+    "ọkọ" nor "oko"); a run of marks alone is dropped. Chinese characters are one token each. On ASCII text the
+    tokens are exactly rouge_score's default tokenizer's."""
+
+    def tokenize(self, text: str) -> list[str]:
+        words: list[str] = []
+        word: list[str] = []
+
+        def close() -> None:
+            if any(not unicodedata.category(c).startswith("M") for c in word):
+                words.append("".join(word))
+            word.clear()
+
+        for char in unicodedata.normalize("NFC", text.lower()):
+            category = unicodedata.category(char)
+            if category[0] not in "LMN":
+                close()
+            elif category == "Lo" and _is_han(char):
+                close()
+                words.append(char)
+            else:
+                word.append(char)
+        close()
+        return words
+
+
+def rouge(
+    predictions: Sequence[str], references: Sequence[str], language: str | None = None, tokenizer=None
+) -> dict[str, float]:
+    """Mean ROUGE-1/2/L F-measure (0-100) with a tokenizer that keeps the language's letters: `tokenizer` (an object
+    with `tokenize(text) -> list[str]`, e.g. WordTokenizer()), else SacrebleuTokenizer(language)."""
     from rouge_score import rouge_scorer
 
     names = ("rouge1", "rouge2", "rougeL")
-    tokenizer = SacrebleuTokenizer(language)
-    scorer = rouge_scorer.RougeScorer(list(names), tokenizer=tokenizer)
+    scorer = rouge_scorer.RougeScorer(list(names), tokenizer=tokenizer or SacrebleuTokenizer(language))
     scores = [scorer.score(ref, pred) for pred, ref in zip(predictions, references, strict=True)]
     return {name: 100 * sum(s[name].fmeasure for s in scores) / max(len(scores), 1) for name in names}
 

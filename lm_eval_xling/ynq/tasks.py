@@ -26,7 +26,7 @@ from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_xling.config import DATA_ENV, local_root
 from lm_eval_xling.data import DatasetError
-from lm_eval_xling.metrics.overlap import rouge
+from lm_eval_xling.metrics.overlap import WordTokenizer, rouge
 
 HUB_ID = "facebook/Y-NQ"
 CSV_NAME = "Yoruba_NQ.csv"
@@ -51,6 +51,8 @@ FLAGS = {
 _REQUIRED = ("document", "question", "long_answer")
 MARGIN_TOKENS = 32  # room for a chat template's role markers around the prompt
 DEFAULT_MAX_LENGTH = 2048  # lm-eval's length for a model that states none
+# ROUGE's words: punctuation is no token, tone marks and underdots stay on their letters (see the README)
+WORDS = WordTokenizer()
 METRICS = {  # per-document metrics, each averaged: name -> higher is better
     "rouge1": True,
     "rouge2": True,
@@ -185,7 +187,7 @@ class DocumentFitter:
 
 
 class YNQTask(ConfigurableTask):
-    """ROUGE-1/2/L of the answer against the reference long answer, and the record of document truncation."""
+    """ROUGE-1/2/L of the answer against the reference long answer (on WORDS), and the record of truncation."""
 
     def __init__(self, config: dict[str, Any] | None = None, **kwargs: Any):
         self._fits: dict[tuple[str, int], tuple[str, int, int]] = {}  # before super(): its init renders a prompt
@@ -212,7 +214,7 @@ class YNQTask(ConfigurableTask):
 
     def process_results(self, doc: dict[str, Any], results: list[str]) -> dict[str, float]:
         _, doc_tokens, kept = self._fit(doc)
-        scores = rouge([results[0]], [doc["long_answer"]], language=None)
+        scores = rouge([results[0]], [doc["long_answer"]], tokenizer=WORDS)
         return scores | {
             "truncated": float(kept < doc_tokens),
             "doc_kept_share": kept / doc_tokens if doc_tokens else 1.0,
