@@ -37,9 +37,7 @@ _NOTE = re.compile(
 )
 _SENTENCE_END = re.compile(r"[.!?。！？]+[\"'”’»」』)]*(?=\s|$)")
 _QUOTES = {'"': '"', "'": "'", "“": "”", "„": "“", "‘": "’", "«": "»", "「": "」", "『": "』", "»": "«", "‚": "‘"}
-_TRANSLATOR_REFUSAL = re.compile(
-    r"(?i)\b(?:translat\w*|help|assist|request|confident)\b|not (?:confident|sure) enough"
-)
+_TRANSLATOR_REFUSAL = re.compile(r"(?i)\b(?:translat\w*|help|assist|request|confident)\b|not (?:confident|sure) enough")
 
 
 def _sentences(text: str) -> int:
