@@ -57,7 +57,8 @@ _HEAD_MAX = 60  # characters before the colon
 _COLON = re.compile(r"[:：]")
 _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
 _EMPTY = re.compile(
-    r"^(?:none|n/?a|nil|null|nothing|empty|no (?:new |inferable |inferrable )?(?:spans?|information|info|content)"
+    r"^(?:none|n/?a|nil|null|nothing|empty|no (?:(?:new|inferable|inferrable)(?: (?:or|and|nor))? )*"
+    r"(?:spans?|information|info|content)"
     r"(?: found)?|-+|—+|–+|\[\s*\]|\(\s*none\s*\)|无|没有|暂无|ninguno|ninguna|nada|कोई नहीं|कुछ नहीं)\W*$",
     re.IGNORECASE,
 )
@@ -85,7 +86,7 @@ _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... 
 _GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*)$")
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
-    "bold": re.compile(r"\bbold|粗体|加粗|मोटे|bold"),
+    "bold": re.compile(r"\bbold|粗体|加粗|मोटे"),
     "italic": re.compile(r"\bitalic|斜体|cursiva|तिरछे"),
     "bracket": re.compile(r"\bbracket|\[|方括号|corchete|कोष्ठक"),
 }
@@ -141,6 +142,9 @@ def _heading(line: Line) -> tuple[str, str] | None:
     if not colon and (len(text) > _HEAD_MAX or line.kind == "item" and line.emphasis != (("bold", line.text),)):
         return None  # "- new" without a colon is a span; a bold item alone ("- **New**") is a heading
     words = _words(head.rstrip("])） "))
+    if not colon and words and words[0] == "no":  # "No inferable information.": that list, stated empty
+        label = _label_of(words[1:])
+        return (label, "none") if label in (NEW, INF) and len(set(words) & {"new", "inferable"}) < 2 else None
     label = _label_of(words) if words else None
     return (label, rest.strip()) if label else None
 

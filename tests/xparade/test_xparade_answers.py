@@ -64,6 +64,8 @@ CASES = [
      [12, 13]),
     # empty lists
     (EN, "New: N/A\nInferable: N/A", [], []),
+    (EN, "New:\n- were tagged\n\nNo inferable information.", [33, 34], []),  # an empty list stated in words
+    (EN, "New:\n- were tagged\nNo new or inferable information beyond this.", [33, 34], []),
     (EN, "New:\n-\nInferable:\n-", [], []),
     (EN, "New: (none)\nInferable: No inferable spans.", [], []),
     (EN, "New spans: None.\nInferable spans: Normally a shy animal", [], r(0, 4)),
