@@ -85,5 +85,5 @@ def test_xparade_run_and_score_agree(tmp_path, embedded_model, local_data):
     rescored = json.loads(run_cli("lm-eval-xling", "score", *map(str, out.rglob("samples_*.jsonl")), "--json").stdout)
     for task in ("xparade_es_en", "xparade_en_zh"):
         assert 0 <= live[task]["unmatched_span_rate,spans"] <= 1
-        for metric in ("new_f1,spans", "macro_f1,spans", "unmatched_span_rate,spans"):
+        for metric in ("new_f1,spans", "macro_f1,spans", "unmatched_span_rate,spans", "unreadable,spans"):
             assert rescored[task][metric] == pytest.approx(live[task][metric]), (task, metric)
