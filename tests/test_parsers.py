@@ -8,11 +8,12 @@ from hypothesis import strategies as st
 
 from lm_eval_xling.choices import read_choice as extract_choice
 from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
-from lm_eval_xling.quench.answers import parse_variables
+from lm_eval_xling.quench.answers import parse_variables, read_rationale
 from lm_eval_xling.replies import read_reply
 from lm_eval_xling.xparade.span_f1 import match_span, token_labels
 from lm_eval_xling.xparade.spans import read_span_lists
 from lm_eval_xling.xsense.answers import read_answer, standardize
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
 # What a sample log or a caller may hand a parser: JSON values, and strings with letters that case-fold oddly.
 ODD_TEXT = st.text(alphabet=st.sampled_from("AaBbKkXx\u212a\u0131\u0130\u017f:>< \n.")) | st.text()
@@ -31,6 +32,8 @@ PARSERS = {
     "parse_binary": lambda x, y: parse_binary(x),
     "parse_likert": lambda x, y: parse_likert(x),
     "read_span_lists": lambda x, y: read_span_lists(x),
+    "read_rationale": lambda x, y: read_rationale(x),
+    "clean_translation": lambda x, y: clean_translation(x, y),
     "match_span": lambda x, y: match_span(y, x),
     "token_labels": lambda x, y: token_labels(["a", "b"], x, y),
 }

@@ -261,7 +261,8 @@ def read_span_lists(reply: object) -> SpanReading:
     found = SpanReading()
     if reading.unfinished:
         return found
-    stated: dict[str, list[Piece]] = {}  # each list as last stated
+    stated: dict[str, list[Piece]] = {}  # each list as its section last stated it
+    labelled: dict[str, list[Piece]] = {NEW: [], INF: []}  # entries labelled one by one, outside their section
     current: str | None = None
     entries: list[Piece] = []
     saw_items = False
@@ -269,6 +270,12 @@ def read_span_lists(reply: object) -> SpanReading:
     def close() -> None:
         if current in (NEW, INF):
             stated[current] = entries
+
+    def add(label: str, pieces: Piece) -> None:
+        if pieces and label == current:
+            entries.append(pieces)
+        elif pieces and label in (NEW, INF):
+            labelled[label].append(pieces)
 
     lines = list(reading.lines)
     for i, line in enumerate(lines):
@@ -290,15 +297,12 @@ def read_span_lists(reply: object) -> SpanReading:
             key, _, value = line.text.partition(": ")
             if key.lower() in _SPAN_COLUMN:
                 label = _paired_label(lines, i) or current
-                if label in (NEW, INF) and (pieces := _readings(value)):
-                    stated.setdefault(label, []).append(pieces) if label != current else entries.append(pieces)
+                add(label, _readings(value))
                 found.readable = found.readable or label is not None
             continue
         inline = _inline_label(line.text) if line.kind in ("item", "text") else None
         if inline and len(inline[1]) <= _INLINE_MAX:
-            label, span = inline
-            if label in (NEW, INF) and (pieces := _readings(span)):
-                stated.setdefault(label, []).append(pieces)
+            add(inline[0], _readings(inline[1]))
             found.readable = True
             continue
         if current in (NEW, INF):
@@ -310,18 +314,18 @@ def read_span_lists(reply: object) -> SpanReading:
             entries += _entries(line.text)
     close()
     rows = [line for line in lines if line.kind == "row"]
-    if rows and not stated:
+    if rows and not found.readable:
         for label, entry in _table(rows):
-            stated.setdefault(label, []).append(_readings(entry))
+            add(label, _readings(entry))
             found.readable = True
     if not found.readable and (pasted := _pasted(lines)):
         for label, run in pasted:
-            stated.setdefault(label, []).append(((run,),))
+            add(label, ((run,),))
         found.readable = True
     if not found.readable and not reading.refusal and lines and (_NOTHING.match(lines[0].text) or (
         len(lines) == 1 and _EMPTY.match(lines[0].text))):  # fmt: skip
         found.readable = True
-    found.new, found.inf = [p for p in stated.get(NEW, []) if p], [p for p in stated.get(INF, []) if p]
+    found.new, found.inf = (stated.get(label, []) + labelled[label] for label in (NEW, INF))
     return found
 
 

@@ -20,7 +20,7 @@ _LABEL_WORDS = re.compile(
     r"(?i)(?:translation|translated|übersetzung|traducción|traduccion|tafsiri|fassara|翻译如下|翻译|译文|中文|英文|英语|"
     r"德语|西班牙语|english|german|deutsch|chinese|spanish|español|swahili|kiswahili|hausa|englisch|chinesisch|"
     r"spanisch|option|version|variant|alternative|opción|here|is|the|it|in|into|text|original|source|target|literal|"
-    r"formal|informal|final|answer|\d+|[()\[\]/,.&-]|\s)+"
+    r"formal|informal|final|answer|\d|[()\[\]/,.&-]|\s)+"
 )
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
 _COLON = re.compile(r"[:：]")
@@ -122,6 +122,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[str]:
 def clean_translation(reply: object, source: str | None = None) -> str:
     """The translation in a reply (see the module docstring); `source` is the text that was sent, whose
     sentence count tells how many lines a translation spans, and which a reply's echo of it is not."""
+    source = source if isinstance(source, str) else None
     reading = read_reply(reply, fold=False)
     if reading.unfinished or not reading.lines:
         return ""

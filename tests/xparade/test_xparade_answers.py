@@ -65,6 +65,8 @@ CASES = [
     # empty lists
     (EN, "New: N/A\nInferable: N/A", [], []),
     (EN, "New:\n- were tagged\n\nNo inferable information.", [33, 34], []),  # an empty list stated in words
+    (EN, "New:\n- were tagged (new)\n- in daytime\n- in spring (inferable)\nInferable:\n- Normally", [20, 21, 33, 34],
+     [0, 12, 13]),  # labelled entries inside sections
     (EN, "New:\n- were tagged\nNo new or inferable information beyond this.", [33, 34], []),
     (EN, "New:\n-\nInferable:\n-", [], []),
     (EN, "New: (none)\nInferable: No inferable spans.", [], []),

@@ -6,6 +6,8 @@ name both answers are invalid, copulas and determiners are not answers, meaning 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -139,3 +141,14 @@ def test_translation_cleaning(reply: str, expected: str) -> None:
 def test_translation_cleaning_takes_any_input(reply: object) -> None:
     cleaned = clean_translation(reply)
     assert isinstance(cleaned, str) and "\n" not in cleaned
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["| " + "1" * 100_000 + "x | b |", "1" * 39 + "x: text", "Option 1 " * 100_000, "Note: " * 100_000,
+     "(" * 300_000, "a. Note" * 100_000, "Here is it:\n" * 50_000 + "Hallo."],
+)  # fmt: skip
+def test_translations_of_runaway_replies_are_read_in_linear_time(reply: str) -> None:
+    start = time.perf_counter()
+    assert isinstance(clean_translation(reply, "Two sentences. Here."), str)
+    assert time.perf_counter() - start < 1.0
