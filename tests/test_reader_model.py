@@ -63,8 +63,10 @@ def test_reader_model_reads_what_the_rules_left_invalid_and_is_cached(tmp_path, 
 
     with FaultProxy(server.port) as proxy:
         out = _run(proxy.port, cache, reader=True)
+        proxy.wait_idle()
         asked = proxy.forwarded_ok
         again = _run(proxy.port, cache, reader=True)
+        proxy.wait_idle()
         assert proxy.forwarded_ok == asked  # the re-run is served from the cache
     assert asked >= 6  # one request per invalid reply (and a reminder for a reply it could not read)
 

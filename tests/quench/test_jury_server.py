@@ -72,8 +72,10 @@ def test_quench_judged_end_to_end_then_served_from_cache(tmp_path, server, tiny_
             )  # fmt: skip
 
         first = run(tmp_path / "first")
+        proxy.wait_idle()
         judged = proxy.forwarded_ok
         second = run(tmp_path / "second")
+        proxy.wait_idle()
         assert proxy.forwarded_ok == judged  # the re-run sent nothing to the server
     assert judged > 0
     assert "jury: 0 judge requests sent" in second.stderr
@@ -147,9 +149,11 @@ def test_faults_are_retried_and_nothing_is_judged_twice(tmp_path, server):
         assert proxy.injected == 5
         assert all("reply" in u["faulty"] or "error" in u["faulty"] for u in units)
         judged = sum("reply" in u["faulty"] for u in units)
+        proxy.wait_idle()
         assert proxy.forwarded_ok == judged  # every verdict delivered was kept: none asked for twice
         again = _jury(proxy.port, tmp_path / "c.sqlite", timeout="15").judge(PROMPTS, parse_binary, max_tokens=8)
         assert all("reply" in u["faulty"] for u in again)
+        proxy.wait_idle()
         assert proxy.forwarded_ok == len(PROMPTS)  # the re-run asked only for what was missing
 
 

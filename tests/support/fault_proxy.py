@@ -21,6 +21,8 @@ class FaultProxy:
         self.injected = 0
         self.on_forward = None  # optional callback(count) after each forwarded request
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._in_flight = 0
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -28,6 +30,18 @@ class FaultProxy:
                 pass
 
             def do_POST(self):
+                with proxy._lock:
+                    proxy._in_flight += 1
+                try:
+                    self._answer()
+                except OSError:  # the client gave up waiting (its timeout): it never got this answer
+                    pass
+                finally:
+                    with proxy._lock:
+                        proxy._in_flight -= 1
+                        proxy._idle.notify_all()
+
+            def _answer(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 with proxy._lock:
                     fault = proxy.faults.popleft() if proxy.faults else None
@@ -58,14 +72,11 @@ class FaultProxy:
                     data, status = resp.read(), resp.status
                 except OSError:
                     data, status = b'{"error": "upstream unreachable"}', 502
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:  # the client gave up waiting (its timeout): it never got this verdict
-                    return
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
                 with proxy._lock:
                     proxy.forwarded_ok += status == 200
                     count = proxy.forwarded_ok
@@ -75,6 +86,12 @@ class FaultProxy:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.server.server_address[1]
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def wait_idle(self, timeout: float = 60.0) -> None:
+        """Until no request is being answered: a client may go on before the handler that answered it has counted
+        the answer (the count follows the write)."""
+        with self._idle:
+            self._idle.wait_for(lambda: self._in_flight == 0, timeout)
 
     def __enter__(self) -> FaultProxy:
         self._thread.start()
