@@ -159,17 +159,3 @@ def request_prompt(doc: dict[str, Any]) -> str:
 def request_prompt_paper(doc: dict[str, Any]) -> str:
     """doc_to_text of xsense_translate_paper."""
     return translation_prompt_paper(doc["text"], doc["source_language"], doc["target_language"])
-
-
-def _paper_prompt(doc: dict[str, Any], family: str) -> str:
-    instruction = Instruction(doc["prefix"], doc["suffix"], doc["sentence_word"])
-    first, second = (doc[name] for name in INPUT_FIELDS[family])
-    return compose_paper(instruction, first, second, doc["instruction_language"])
-
-
-def pawsx_prompt_paper(doc: dict[str, Any]) -> str:
-    return _paper_prompt(doc, "pawsx")
-
-
-def xnli_prompt_paper(doc: dict[str, Any]) -> str:
-    return _paper_prompt(doc, "xnli")

@@ -8,6 +8,7 @@ Each document carries the instruction it is asked with (`prefix`, `suffix`, `sen
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from lm_eval_xling.errors import UserError
 from lm_eval_xling.metrics import INVALID
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf
 from lm_eval_xling.xsense.answers import LABEL_WORDS, read_answer, standardize
-from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose
+from lm_eval_xling.xsense.prompts import INPUT_FIELDS, INSTRUCTIONS, Instruction, compose, compose_paper
 from lm_eval_xling.xsense.schema import PAWSX, XNLI
 from lm_eval_xling.xsense.translation_reply import clean_translation
 
@@ -53,10 +54,11 @@ def load(family: str, subset: str, **_: Any) -> datasets.DatasetDict:
     return datasets.DatasetDict({"test": test.map(lambda r: with_instruction(r, instruction, subset))})
 
 
-def prompt(doc: dict[str, Any], family: str) -> str:
+def prompt(doc: dict[str, Any], family: str, render: Callable[..., str] = compose) -> str:
+    """The document's prompt, laid out by `render` (`compose`: the authors' code; `compose_paper`: the paper)."""
     instruction = Instruction(doc["prefix"], doc["suffix"], doc["sentence_word"])
     first, second = (doc[name] for name in INPUT_FIELDS[family])
-    return compose(instruction, first, second, doc["instruction_language"])
+    return render(instruction, first, second, doc["instruction_language"])
 
 
 def pawsx_prompt(doc: dict[str, Any]) -> str:
@@ -65,6 +67,14 @@ def pawsx_prompt(doc: dict[str, Any]) -> str:
 
 def xnli_prompt(doc: dict[str, Any]) -> str:
     return prompt(doc, "xnli")
+
+
+def pawsx_prompt_paper(doc: dict[str, Any]) -> str:
+    return prompt(doc, "pawsx", compose_paper)
+
+
+def xnli_prompt_paper(doc: dict[str, Any]) -> str:
+    return prompt(doc, "xnli", compose_paper)
 
 
 def answer_languages(doc: dict[str, Any], family: str) -> list[str]:

@@ -17,14 +17,20 @@ from lm_eval.tasks._yaml_loader import load_yaml
 from lm_eval_xling.xsense import prompts, selftrans, translation
 from lm_eval_xling.xsense.declarations import DECLARATIONS, find
 from lm_eval_xling.xsense.prompts import INSTRUCTIONS
-from lm_eval_xling.xsense.tasks import pawsx_prompt, with_instruction, xnli_prompt
+from lm_eval_xling.xsense.tasks import (
+    pawsx_prompt,
+    pawsx_prompt_paper,
+    with_instruction,
+    xnli_prompt,
+    xnli_prompt_paper,
+)
 
 TASK_DIR = Path(__file__).resolve().parents[2] / "task_yamls" / "xsense"
 FAMILIES = ("pawsx", "xnli")
 LANGUAGES = ("en", "de", "zh")
 DIRECTIONS = (("en", "de"), ("en", "zh"), ("de", "en"), ("zh", "en"))  # the paper's
 PROMPT = {"pawsx": pawsx_prompt, "xnli": xnli_prompt}
-PAPER_PROMPT = {"pawsx": prompts.pawsx_prompt_paper, "xnli": prompts.xnli_prompt_paper}
+PAPER_PROMPT = {"pawsx": pawsx_prompt_paper, "xnli": xnli_prompt_paper}
 
 # --- the authors' prompts, as we read their code --------------------------------------------------------------------
 
