@@ -15,7 +15,11 @@ distractor does, which is what the paper's "zone of ambiguity" reasoning is abou
 
 Where the maximum-likelihood fit fails (perfect or quasi-perfect separation, no convergence), the fit falls back to
 a lightly L2-regularised logit (a standard-normal prior on each standardised coefficient) and the report says so;
-its intervals and p-values are Wald approximations from the penalised Hessian.
+its intervals and p-values are Wald approximations from the penalised Hessian. A factor that is constant, or NaN or
+infinite for some questions, is left out of the regression, and its row of the table says which and why.
+
+The report is public: a model named by a local path (lm-eval's folder `__home__me__model`) appears as
+`redact.public_name` gives it, in the headings and in the plots' file names alike.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import numpy as np
 
 from lm_eval_xling.data import jsonl_lines
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.redact import public_name, safe_filename
 from lm_eval_xling.results.logs import SamplesError, read_samples, task_name_from_path
 
 FACTORS = (
@@ -93,9 +98,10 @@ def task_parts(task: str) -> tuple[str, str]:
 
 
 def read_features(paths: list[Path]) -> dict[str, dict[str, Any]]:
-    """Feature rows by question id from `nsp-features` JSONL files."""
+    """Feature rows by question id from `nsp-features` JSONL files; a file that holds an id twice is refused."""
     rows: dict[str, dict[str, Any]] = {}
     for path in paths:
+        first_line: dict[str, int] = {}
         for line_no, row in jsonl_lines(path, FactorsError):
             for key in ("id", "label", *FACTORS):
                 if key not in row:
@@ -104,7 +110,14 @@ def read_features(paths: list[Path]) -> dict[str, dict[str, Any]]:
                     raise FactorsError(f"{path}:{line_no}: field {key!r} is {row[key]!r}; expected a number")
             if row["label"] not in ("A", "B"):
                 raise FactorsError(f"{path}:{line_no}: field 'label' is {row['label']!r}; expected 'A' or 'B'")
-            rows[str(row["id"])] = row
+            row_id = str(row["id"])
+            if row_id in first_line:
+                raise FactorsError(
+                    f"{path}:{line_no}: id {row_id!r} again (first on line {first_line[row_id]}); a features file "
+                    "holds each question once: delete it and run nsp-features again"
+                )
+            first_line[row_id] = line_no
+            rows[row_id] = row
     return rows
 
 
@@ -123,7 +136,8 @@ class Run:
 
 
 def read_run(path: Path) -> Run:
-    """A samples file's correctness by question id; the model is its folder's name (lm-eval names it so)."""
+    """A samples file's correctness by question id; the model is the public name of its folder (lm-eval names the
+    folder after the model)."""
     task = task_name_from_path(path)
     if task is None:
         raise FactorsError(f"{path}: not a samples_<task>_<date>.jsonl file name")
@@ -139,7 +153,7 @@ def read_run(path: Path) -> Run:
         correct[str(doc["id"])] = float(sample["acc"]) == 1.0
         labels[str(doc["id"])] = doc["label"]
         invalid += float(sample.get("invalid", 0.0)) == 1.0
-    return Run(path, path.parent.name, task, language, variant, correct, labels, int(invalid))
+    return Run(path, public_name(path.parent.name), task, language, variant, correct, labels, int(invalid))
 
 
 @dataclass
@@ -169,6 +183,7 @@ class Fit:
     deltas: str = "paper"
     method: str = "none"
     notes: list[str] = field(default_factory=list)
+    left_out: dict[str, str] = field(default_factory=dict)  # factor -> why it is not in the regression
     intercept: float | None = None
     coefficients: dict[str, Coefficient] = field(default_factory=dict)
     most_influential: dict[str, Any] | None = None
@@ -278,6 +293,10 @@ def _ambiguity(x: np.ndarray, y: np.ndarray) -> dict[str, dict[str, float]]:
     out = {}
     for name in SIGNED:
         values = x[:, FACTORS.index(name)]
+        finite = np.isfinite(values)
+        if not finite.any():
+            continue
+        values, y = values[finite], y[finite]
         bound = float(np.quantile(np.abs(values), AMBIGUITY_SHARE))
         inside = np.abs(values) <= bound
         out[name] = {
@@ -313,11 +332,21 @@ def analyse_run(
         fit.notes.append("too few questions, or all answers right or all wrong: no regression fitted")
         return fit, x, y
     fit.ambiguity = _ambiguity(x, y)
-    sd = x.std(axis=0)
-    kept = [j for j, s in enumerate(sd) if s > 0]
-    for j in sorted(set(range(len(FACTORS))) - set(kept)):
-        fit.notes.append(f"{FACTORS[j]} is constant over these questions; left out of the regression")
-    z = (x[:, kept] - x[:, kept].mean(axis=0)) / sd[kept]
+    kept = []
+    for j, name in enumerate(FACTORS):
+        nan, inf = int(np.isnan(x[:, j]).sum()), int(np.isinf(x[:, j]).sum())
+        if nan or inf:
+            counts = " and ".join(f"{k} {what}" for k, what in ((nan, "NaN"), (inf, "infinite")) if k)
+            fit.left_out[name] = f"n/a: {counts} values among {len(y)} questions"
+        elif x[:, j].std() == 0:
+            fit.left_out[name] = "n/a: constant over these questions"
+        else:
+            kept.append(j)
+    if not kept:
+        fit.notes.append("no factor varies with finite values over these questions: no regression fitted")
+        return fit, x, y
+    sd = x[:, kept].std(axis=0)
+    z = (x[:, kept] - x[:, kept].mean(axis=0)) / sd
     fit.method, notes, params, cov = fit_logit(z, y)
     fit.notes += notes
     se = np.sqrt(np.clip(np.diag(cov), 0, None))
@@ -385,10 +414,6 @@ def _binned_errors(values: np.ndarray, y: np.ndarray, bins: int = 8) -> tuple[li
     )
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "model"
-
-
 def error_plot(fit: Fit, x: np.ndarray, y: np.ndarray, path: Path) -> Path:
     """Error rate against each factor (binned; deltas signed toward the correct option, ambiguity zone shaded)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -399,7 +424,12 @@ def error_plot(fit: Fit, x: np.ndarray, y: np.ndarray, path: Path) -> Path:
     figure.suptitle(f"{fit.model} / {fit.task}: error rate by factor (n={fit.n})")
     for j, name in enumerate(FACTORS):
         axes = figure.add_subplot(1, len(FACTORS), j + 1)
-        centres, errors, counts = _binned_errors(x[:, j], y)
+        finite = np.isfinite(x[:, j])
+        if not finite.any():
+            axes.text(0.5, 0.5, "n/a: no finite values", ha="center", va="center", transform=axes.transAxes)
+            axes.set_xlabel(name, fontsize=8)
+            continue
+        centres, errors, counts = _binned_errors(x[finite, j], y[finite])
         se = [math.sqrt(max(e * (1 - e), 1e-9) / c) for e, c in zip(errors, counts, strict=True)]
         axes.errorbar(centres, errors, yerr=[1.96 * s for s in se], fmt="o-", capsize=3)
         if name in fit.ambiguity:
@@ -471,17 +501,19 @@ def analyse(samples: list[Path], features: list[Path], out: Path | None = None, 
         if fit.n == 0:
             raise FactorsError(f"{run.path}: none of its question ids is in the features files")
         if out is not None:
-            fit.plot = str(error_plot(fit, x, y, out / f"errors_{_slug(run.model)}_{run.task}.png"))
+            fit.plot = error_plot(fit, x, y, out / f"errors_{safe_filename(run.model)}_{run.task}.png").name
         fits.append(fit)
     pairs = confusions(runs)
     if out is not None:
         for c in pairs:
-            c.plot = str(confusion_plot(c, out / f"direct_vs_cot_{_slug(c.model)}_{c.direct_task}_{c.cot_task}.png"))
+            name = f"direct_vs_cot_{safe_filename(c.model)}_{c.direct_task}_{c.cot_task}.png"
+            c.plot = confusion_plot(c, out / name).name
     return Report(fits, pairs)
 
 
-def _num(v: float | None, digits: int = 3) -> str:
-    return "n/a" if v is None or math.isnan(v) else f"{v:+.{digits}f}"
+def _num(v: float | None, spec: str = "+.3f") -> str:
+    """`v` formatted, or `n/a` where it is missing, NaN or infinite: a table never shows `nan` as a number."""
+    return "n/a" if v is None or not math.isfinite(v) else format(v, spec)
 
 
 def markdown(report: Report) -> str:
@@ -501,19 +533,22 @@ def markdown(report: Report) -> str:
     for fit in report.fits:
         lines += ["", f"## {fit.model} / {fit.task} ({fit.language}, {fit.variant})", ""]
         lines.append(
-            f"questions: {fit.n}; accuracy: {fit.accuracy:.3f}; invalid answers: {fit.invalid}; fit: {fit.method}"
+            f"questions: {fit.n}; accuracy: {_num(fit.accuracy, '.3f')}; invalid answers: {fit.invalid}; "
+            f"fit: {fit.method}"
         )
         for note in fit.notes:
             lines.append(f"\nnote: {note}")
-        if fit.coefficients:
+        if fit.coefficients or fit.left_out:
             lines += ["", "| factor | coefficient | 95% CI | p | effect |", "|---|---:|---|---:|---|"]
             for name, c in fit.coefficients.items():
                 mark = "" if c.significant else " (not significant)"
                 lines.append(
-                    f"| {name} | {_num(c.coef)} | {_num(c.ci_low)} to {_num(c.ci_high)} | {c.p:.3g} | "
+                    f"| {name} | {_num(c.coef)} | {_num(c.ci_low)} to {_num(c.ci_high)} | {_num(c.p, '.3g')} | "
                     f"{effect_in_words(name, c.coef, fit.deltas)}{mark} |"
                 )
-            top = fit.most_influential
+            for name, why in fit.left_out.items():
+                lines.append(f"| {name} | n/a | n/a | n/a | {why}; left out of the regression |")
+        if top := fit.most_influential:
             qualifier = "" if top["significant"] else " (not significant: no factor's CI excludes 0)"
             lines += [
                 "",
@@ -522,8 +557,9 @@ def markdown(report: Report) -> str:
             ]
         for name, zone in fit.ambiguity.items():
             lines.append(
-                f"\nzone of ambiguity of {name} (|value| <= {zone['bound']:.3g}, {zone['n_inside']} questions): "
-                f"error rate {zone['error_inside']:.3f} inside, {zone['error_outside']:.3f} outside"
+                f"\nzone of ambiguity of {name} (|value| <= {_num(zone['bound'], '.3g')}, "
+                f"{zone['n_inside']} questions): "
+                f"error rate {_num(zone['error_inside'], '.3f')} inside, {_num(zone['error_outside'], '.3f')} outside"
             )
         if fit.plot:
             lines.append(f"\nplot: {fit.plot}")

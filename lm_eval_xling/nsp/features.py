@@ -5,14 +5,17 @@ similarity of each option to the context under a multilingual sentence embedder;
 given the context under a causal LM (context tokens excluded from the loss); and their A-minus-B deltas, signed so
 that a positive delta favours option A (more similar, less perplexing). Results are appended to a JSONL file per
 finished batch, so an interrupted run resumes where it stopped. Every row names the LM and the embedder that made
-it, and a file is only ever extended with the same pair: features of different models never mix unseen.
+it, and a file is only ever extended with the same pair: features of different models never mix unseen. One run at
+a time writes a file (a lock beside it): a second run on it waits, then computes only what the first left to do.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -248,6 +251,23 @@ def features_path(root: Path, subset: str, split: str) -> Path:
     return root / subset / f"{split}.features.jsonl"
 
 
+@contextmanager
+def _only_writer(path: Path) -> Iterator[None]:
+    """Hold the lock of `path` (`.<name>.lock` beside it), waiting, with one line said, while another run holds it."""
+    from filelock import FileLock, Timeout  # huggingface_hub's own dependency
+
+    lock = FileLock(path.with_name(f".{path.name}.lock"))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        print(f"{path}: another nsp-features run is writing it; waiting for it to finish", file=sys.stderr)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def write_features(
     rows: Sequence[Mapping[str, Any]],
     path: Path,
@@ -260,24 +280,26 @@ def write_features(
     """Append the features of the rows not yet in `path`, one flush per batch; returns (computed, already done).
 
     `lm` and `encode` are factories, called only when there is something to compute; `source` ({"lm", "embedder"})
-    names them, is written into every row, and must match the rows already in `path` (else FeaturesError).
+    names them, is written into every row, and must match the rows already in `path` (else FeaturesError). A second
+    call on the same `path` waits for the first to finish, then resumes from what it wrote.
     """
     from tqdm import tqdm
 
-    done = done_ids(path)
-    check_source(path, source)
-    pending = [r for r in rows if r["id"] not in done]
-    if not pending:
-        return 0, len(rows)
     path.parent.mkdir(parents=True, exist_ok=True)
-    model, encoder = lm(), encode()
-    with path.open("a", encoding="utf-8") as f, tqdm(total=len(pending), disable=not progress, unit="q") as bar:
-        for records in feature_batches(pending, model, encoder, batch_size):
-            rows_out = [r | {k: source[k] for k in SOURCE} for r in records]
-            f.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows_out))
-            f.flush()
-            bar.update(len(records))
-    return len(pending), len(rows) - len(pending)
+    with _only_writer(path):
+        done = done_ids(path)
+        check_source(path, source)
+        pending = [r for r in rows if r["id"] not in done]
+        if not pending:
+            return 0, len(rows)
+        model, encoder = lm(), encode()
+        with path.open("a", encoding="utf-8") as f, tqdm(total=len(pending), disable=not progress, unit="q") as bar:
+            for records in feature_batches(pending, model, encoder, batch_size):
+                rows_out = [r | {k: source[k] for k in SOURCE} for r in records]
+                f.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows_out))
+                f.flush()
+                bar.update(len(records))
+        return len(pending), len(rows) - len(pending)
 
 
 def parse_lm_settings(values: Sequence[str], subsets: Sequence[str], default: Callable[[], str]) -> dict[str, str]:

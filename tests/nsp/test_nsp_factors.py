@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 
 from lm_eval_xling.cli import main
 from lm_eval_xling.nsp.factors import FACTORS, analyse, markdown
+from lm_eval_xling.redact import local_reference
 
 N = 400
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -153,3 +156,50 @@ def test_unjoinable_input_names_the_file(tmp_path):
 
 def json_rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_local_models_report_and_plot_names_show_only_its_public_name(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path / "cache"))
+    features = _features(np.random.default_rng(9), n=40)
+    right = [i % 3 != 0 for i in range(40)]
+    folder = tmp_path / "runs" / "__home__alice__models__qwen"  # lm-eval's folder for pretrained=/home/alice/...
+    samples = _samples(folder, "nsp_english", features, right)
+    out = tmp_path / "out"
+    feature_file = _write(tmp_path / "f.jsonl", features)
+    assert main(["nsp-factors", str(samples), "--features", str(feature_file), "--out", str(out), "--json"]) == 0
+    printed = capsys.readouterr().out
+    public = local_reference("/home/alice/models/qwen")
+    text = (out / "factors.md").read_text(encoding="utf-8")
+    assert f"## {public} / nsp_english (english, direct)" in text
+    assert [p.name for p in out.glob("*.png")] == [f"errors_{public.replace(':', '_')}_nsp_english.png"]
+    for output in (text, printed):
+        assert "alice" not in output and str(tmp_path) not in output
+
+
+def test_nan_feature_is_explained_and_shown_as_na(tmp_path):
+    rng = np.random.default_rng(13)
+    features = _features(rng, n=200)
+    for row in features[:3]:
+        row["delta_perplexity"] = math.nan
+    features[3]["delta_perplexity"] = math.inf
+    right = [r["distractor_distance"] > 4 or rng.random() < 0.3 for r in features]
+    samples = _samples(tmp_path / "m", "nsp_english", features, right)
+    report = analyse([samples], [_write(tmp_path / "f.jsonl", features)])
+    (fit,) = report.fits
+    assert fit.left_out == {"delta_perplexity": "n/a: 3 NaN and 1 infinite values among 200 questions"}
+    assert set(fit.coefficients) == set(FACTORS) - {"delta_perplexity"}
+    text = markdown(report)
+    assert (
+        "| delta_perplexity | n/a | n/a | n/a | n/a: 3 NaN and 1 infinite values among 200 questions; "
+        "left out of the regression |" in text
+    )
+    assert "constant" not in text and not re.search(r"\b(nan|inf)\b", text)
+    assert "zone of ambiguity of delta_perplexity" in text  # over the questions whose value is finite
+
+
+def test_features_file_holding_an_id_twice_is_refused(tmp_path):
+    features = _features(np.random.default_rng(2), n=6)
+    samples = _samples(tmp_path / "m", "nsp_english", features, [True, False] * 3)
+    twice = _write(tmp_path / "f.jsonl", [*features[:4], features[1], *features[4:]])
+    with pytest.raises(SystemExit, match=r"nsp-factors: .*f\.jsonl:5: id 'en-00001' again \(first on line 2\)"):
+        main(["nsp-factors", str(samples), "--features", str(twice)])

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 from support.common import run_cli
 
 from lm_eval_xling.nsp import features as nf
+from lm_eval_xling.nsp.factors import read_features
 
 PAIRS = [
     ("The child walked to the river. The goat sang.", "A small red house 0-3."),
@@ -130,3 +133,25 @@ def test_cli_writes_next_to_the_dataset_and_resumes(local_data, tiny_model):
         assert path.read_text(encoding="utf-8") == text
     finally:
         path.unlink(missing_ok=True)
+
+
+def test_two_writers_of_one_file_write_each_id_once(tmp_path, monkeypatch, capsys):
+    """The second run waits for the first, then finds everything done; nsp-factors accepts the file."""
+
+    def slow_batches(rows, lm, encode, batch_size):
+        for row in rows:
+            time.sleep(0.02)  # long enough for both runs to have read the file before the first row is written
+            yield [{column: 1.0 for column in nf.COLUMNS} | {"id": row["id"], "label": "A"}]
+
+    monkeypatch.setattr(nf, "feature_batches", slow_batches)
+    path = tmp_path / "sw" / "test.features.jsonl"
+    rows = [{"id": f"sw-{i}"} for i in range(10)]
+    source = {"lm": "m", "embedder": "use"}
+    with ThreadPoolExecutor(2) as pool:
+        runs = [pool.submit(nf.write_features, rows, path, dict, dict, source, progress=False) for _ in range(2)]
+        results = sorted(run.result() for run in runs)
+    assert results == [(0, 10), (10, 0)]
+    assert "another nsp-features run is writing it; waiting" in capsys.readouterr().err
+    ids = [json.loads(line)["id"] for line in path.read_text(encoding="utf-8").splitlines()]
+    assert sorted(ids) == sorted(r["id"] for r in rows)
+    assert len(read_features([path])) == 10
