@@ -8,12 +8,17 @@ import sys
 from pathlib import Path
 
 from lm_eval_xling.cli import command
+from lm_eval_xling.errors import UserError
 from lm_eval_xling.stats import RESAMPLES
+
+HUB_FOLDER = ".eval_results"  # where a Hub model repository keeps its eval results
 
 
 def _report(args: argparse.Namespace) -> int:
     from lm_eval_xling.reports.gap import write_report
 
+    if args.iters < 1:
+        raise UserError(f"--iters is {args.iters}; give at least 1 bootstrap resample")
     for path in write_report(args.results_dirs, args.out or args.results_dirs[0], args.iters):
         print(path)
     return 0
@@ -22,10 +27,15 @@ def _report(args: argparse.Namespace) -> int:
 def _submit(args: argparse.Namespace) -> int:
     from lm_eval_xling.reports.leaderboard import write_submission
 
-    out, _, notes = write_submission(args.results_dir, args.out)
+    out, submission, notes = write_submission(args.results_dir, args.out, allow_partial=args.allow_partial)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     print(out)
+    if args.format == "hub":
+        from lm_eval_xling.reports.hub_results import write_hub_results
+
+        for path in write_hub_results(submission, out.parent / HUB_FOLDER):
+            print(path)
     return 0
 
 
@@ -68,6 +78,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     submit.add_argument("results_dir", type=Path, help="lm_eval's --output_path folder, or its <model> subfolder")
     submit.add_argument("--out", type=Path, help="default: RESULTS_DIR/leaderboard.json")
+    submit.add_argument(
+        "--allow_partial",
+        action="store_true",
+        help="submit a run on part of the documents (--limit), marked partial (refused without this flag)",
+    )
+    submit.add_argument(
+        "--format",
+        choices=("leaderboard", "hub"),
+        default="leaderboard",
+        help=f"hub: also write the Hub's eval-results YAML files (one per task) into {HUB_FOLDER}/ beside the file",
+    )
     submit.set_defaults(func=_submit)
 
     compare = command(

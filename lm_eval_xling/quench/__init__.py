@@ -7,4 +7,5 @@ REPORT = ReportFamily(
     "QUENCH",
     (Contrast("non-Indic vs Indic", "non_indic", "indic"),),
     own_deltas="non-Indic vs Indic (task's delta)",
+    per_document="lm_eval_xling.quench.tasks:per_document",
 )

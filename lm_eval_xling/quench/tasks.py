@@ -236,15 +236,8 @@ class _QuenchTask(JudgedTask):
         meta = self.config.metadata
         self._aggregation_list, self._higher_is_better = {}, {}  # ours replace lm-eval's default metrics
         self._cache: dict[str, dict[int, float]] = {}
-        bert = partial(bertscore_f1, **_bertscore_setting(meta))
-        per_unit: dict[str, PerUnit] = {
-            "bleu": lambda units: [char_bigram_bleu(u["prediction"], u["reference"]) for u in units],
-            "rouge_l": lambda units: [rouge_l_summary_level(u["prediction"], u["reference"]) for u in units],
-            "bertscore": lambda units: bert([u["prediction"] for u in units], [u["reference"] for u in units]),
-            "rouge_l_rouge_score": lambda units: rouge_l(
-                [u["prediction"] for u in units], [u["reference"] for u in units]
-            ),
-        }
+        bert = _bertscore_setting(meta)  # at once: it records a stand-in in the metadata the results keep
+        per_unit = unit_scorers(lambda: bert, [j.name for j in self.judges], self.scale)
         whole = {
             "bleu_sacrebleu": lambda units: corpus_bleu(
                 [u["prediction"] for u in units], [u["reference"] for u in units]
@@ -252,8 +245,6 @@ class _QuenchTask(JudgedTask):
             "unanswered": _unanswered,
         }
         if self.judges:
-            for name in [f"judge_{j.name}" for j in self.judges] + ["jury_mean", "jury_majority"]:
-                per_unit[name] = partial(_jury_per_unit, name=name, scale=self.scale)
             for name in [f"judge_{j.name}_as_zero" for j in self.judges] + [
                 m for m in JURY_METRICS if m not in per_unit
             ]:
@@ -320,6 +311,43 @@ class _QuenchTask(JudgedTask):
             unit["jury"] = marks
         # every metric aggregates the same units; `--predict_only` replaces them all by lm-eval's "bypass"
         return {name: units for name in self._aggregation_list}
+
+
+def unit_scorers(bertscore: Callable[[], dict[str, Any]], judges: list[str], scale: float) -> dict[str, PerUnit]:
+    """{metric: its per-unit scorer} of the metrics that average over units (entities or rationales): BERTScore
+    with the settings `bertscore()` gives when it is first needed, and the jury's when there are `judges`
+    (verdicts up to `scale`)."""
+    scorers: dict[str, PerUnit] = {
+        "bleu": lambda units: [char_bigram_bleu(u["prediction"], u["reference"]) for u in units],
+        "rouge_l": lambda units: [rouge_l_summary_level(u["prediction"], u["reference"]) for u in units],
+        "bertscore": lambda units: bertscore_f1(
+            [u["prediction"] for u in units], [u["reference"] for u in units], **bertscore()
+        ),
+        "rouge_l_rouge_score": lambda units: rouge_l([u["prediction"] for u in units], [u["reference"] for u in units]),
+    }
+    for name in [f"judge_{judge}" for judge in judges] + (["jury_mean", "jury_majority"] if judges else []):
+        scorers[name] = partial(_jury_per_unit, name=name, scale=scale)
+    return scorers
+
+
+def per_document(metric: str, docs: list[list[dict]], config: dict[str, Any]) -> list[float] | None:
+    """Each document's value of a metric that averages over units (the mean of its units' values; NaN where none
+    has one), from the units a sample log holds per document, so that runs can be paired and resampled by
+    document (`compare`, `report`); None for a metric computed on the whole corpus. `config` is the task's logged
+    config (its metadata says which BERTScore model the run used)."""
+    units = _flatten(docs)
+    judges = active_judges([u["jury"] for u in _judged(units)])
+    scale = RationaleTask.scale if "rationale" in str(config.get("task", "")) else EntityTask.scale
+    scorers = unit_scorers(lambda: _bertscore_setting(dict(config.get("metadata") or {})), judges, scale)
+    scorers["unanswered"] = lambda units: [float(not u["answered"]) for u in units]
+    if (scorer := scorers.get(metric)) is None:
+        return None
+    values = iter(scorer(units))
+    out = []
+    for doc_units in docs:
+        scored = [v for v in (next(values) for _ in doc_units) if not math.isnan(v)]
+        out.append(sum(scored) / len(scored) if scored else math.nan)
+    return out
 
 
 class EntityTask(_QuenchTask):

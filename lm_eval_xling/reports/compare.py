@@ -1,16 +1,22 @@
 """Compare two checkpoints' lm-eval runs document by document, with a paired bootstrap per task and metric.
 
 Input: two folders written by `lm_eval --output_path DIR --log_samples` (DIR/<model>/results_<date>.json and
-samples_<task>_<date>.jsonl; searched recursively, the newest log of a task when a folder holds several). A task is
-compared when both folders have a sample log of it. lm-eval writes the per-document value of every metric into each
-sample line (the keys named in its "metrics" list); the line of the first filter is used for each document (as
-`lm_eval_xling.results.logs.read_samples` reads it). Documents are paired by doc_id, and a paired doc_id must carry the
-same `doc_hash` in both logs, else the runs were not made on the same documents and the comparison is refused.
+samples_<task>_<date>.jsonl; searched recursively). Each folder must hold one run (`lm_eval_xling.results.runs`: a
+folder with runs of several models or settings is refused with the list); each task's log is the one of the newest
+results file that has the task, checked against it (`check_pairing`). A task is compared when both runs logged it;
+the two runs are labelled by their model and the settings in which they differ. lm-eval writes the per-document
+value of every metric into each sample line (the keys named in its "metrics" list); the line of the first filter is
+used for each document (as `lm_eval_xling.results.logs.read_samples` reads it). Documents are paired by doc_id, and
+a paired doc_id must carry the same `doc_hash` in both logs, else the runs were not made on the same documents and
+the comparison is refused.
 
 A metric is compared when its aggregation is a per-document mean (the task's `metric_list` in the results file beside
 the log, else lm-eval's default aggregation for the metric name, else lm-eval's own fallback, the mean) and every
-paired document has a finite number for it. Corpus-level metrics (BLEU, F1, custom aggregations), whose per-document
-values are tuples or dicts, are skipped and listed with the reason.
+paired document has a finite number for it, or when the task's family turns its logged values into one number per
+document (`ReportFamily.per_document`: QUENCH's per-entity BLEU, ROUGE-L, BERTScore and jury scores; a document
+without a value, such as an entity no judge could score, is left out of the pairs). Other corpus-level metrics
+(BLEU, F1, custom aggregations), whose per-document values are tuples or dicts, are skipped and listed with the
+reason.
 
 Statistics, over the n documents both runs scored: A and B are the two means, diff = mean(B - A) (equal to
 B - A), and the 95% interval of diff is the percentile interval of a paired bootstrap: `scipy.stats.bootstrap` with
@@ -31,17 +37,11 @@ from typing import Any
 import numpy as np
 
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.results.folders import sample_logs
-from lm_eval_xling.results.logs import (
-    SamplesError,
-    check_pairing,
-    logged_doc_hash,
-    read_results,
-    read_samples,
-    results_beside,
-    run_config,
-)
+from lm_eval_xling.reports.contrasts import family_of
+from lm_eval_xling.results.folders import results_files
+from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, read_samples
 from lm_eval_xling.results.metrics import configured_aggregations, finite_number, non_mean_aggregation
+from lm_eval_xling.results.runs import Run, label_runs, one_run
 from lm_eval_xling.stats import RESAMPLES, paired_difference
 
 
@@ -80,14 +80,16 @@ class Comparison:
     unpaired: dict[str, tuple[int, int]] = field(default_factory=dict)  # task -> (docs only in A, only in B)
     iters: int = RESAMPLES
     seed: int = 0
+    labels: tuple[str, str] = ("A", "B")
 
     def as_dict(self) -> dict[str, dict[str, dict[str, Any]]]:
         """{task: {metric: {"a", "b", "diff", "ci", "p", "significant", "n"}}}."""
         return {task: {m: c.as_dict() for m, c in metrics.items()} for task, metrics in self.results.items()}
 
     def notes(self) -> list[str]:
-        """One line per skipped metric, one-sided task and unpaired document count."""
-        lines = [f"skipped: {task} {metric} ({why})" for task, ms in self.skipped.items() for metric, why in ms.items()]
+        """The runs' labels; one line per skipped metric, one-sided task and unpaired document count."""
+        lines = [f"A: {self.labels[0]}", f"B: {self.labels[1]}"]
+        lines += [f"skipped: {task} {m} ({why})" for task, ms in self.skipped.items() for m, why in ms.items()]
         lines += [f"only in A, not compared: {task}" for task in self.only_a]
         lines += [f"only in B, not compared: {task}" for task in self.only_b]
         lines += [
@@ -98,62 +100,83 @@ class Comparison:
         return lines
 
 
-def find_samples(folder: Path) -> dict[str, Path]:
-    """{task: its newest sample log} under `folder`; an error when there is none."""
-    found = sample_logs(folder)
-    if not found:
-        raise SamplesError(f"{folder}: no samples_<task>_<date>.jsonl (run lm_eval with --log_samples)")
-    return found
+@dataclass(frozen=True)
+class TaskLog:
+    """One task's sample log in a run, checked against its results file, and the task's config as logged."""
+
+    path: Path
+    config: dict[str, Any]
 
 
-def _per_doc(path: Path, task: str) -> dict[int, tuple[str, str, dict[str, Any]]]:
-    """{doc_id: (doc_hash, filter, {metric: logged value})} from the first filter's line of each document; a log
-    that is not the one the results file beside it was computed from is refused."""
-    if (results := results_beside(path)).is_file():
-        check_pairing(results, read_results(results), task, path)
+def run_logs(folder: Path) -> tuple[Run, dict[str, TaskLog]]:
+    """The one run under `folder` and {task: its log}; an error when the folder holds several runs or no log."""
+    run = one_run(results_files(folder), folder, "compare")
+    logs = {}
+    for task, results in run.tasks().items():
+        if task not in (results.data.get("group_subtasks") or {}) and (path := results.checked_samples_path(task)):
+            logs[task] = TaskLog(path, (results.data.get("configs") or {}).get(task) or {})
+    if not logs:
+        raise SamplesError(f"{folder}: no samples_<task>_<date>.jsonl beside its results (lm_eval --log_samples)")
+    return run, logs
+
+
+def _per_doc(path: Path) -> dict[int, tuple[str, str, dict[str, Any]]]:
+    """{doc_id: (doc_hash, filter, {metric: logged value})} from the first filter's line of each document."""
     out = {}
     for doc_id, sample in read_samples(path).items():
-        hashed = logged_doc_hash(sample)
         values = {name: sample[name] for name in sample.get("metrics", []) if name in sample}
-        out[doc_id] = (hashed, sample.get("filter", "none"), values)
+        out[doc_id] = (logged_doc_hash(sample), sample.get("filter", "none"), values)
     return out
 
 
+def _numbers(task: str, metric: str, values: list[Any], config: dict[str, Any]) -> list[float | None] | str:
+    """One number per document (None: it has none), or why the metric cannot be paired by document."""
+    family = family_of(task)
+    if family is not None and any(finite_number(v) is None for v in values):
+        per_document = family.document_values(metric, values, config)
+        if per_document is not None:
+            return [finite_number(v) for v in per_document]
+    if (not_mean := non_mean_aggregation(metric, configured_aggregations(config))) is not None:
+        return f"{not_mean}, not a per-document mean"
+    bad = next((v for v in values if finite_number(v) is None), None)
+    if bad is not None:
+        return f"per-document values are not numbers ({type(bad).__name__}: {str(bad)[:40]})"
+    return [finite_number(v) for v in values]
+
+
 def compare_task(
-    task: str, path_a: Path, path_b: Path, iters: int = RESAMPLES, seed: int = 0
+    task: str, log_a: TaskLog, log_b: TaskLog, iters: int = RESAMPLES, seed: int = 0
 ) -> tuple[dict[str, MetricComparison], dict[str, str], tuple[int, int]]:
     """(compared metrics, skipped metrics with the reason, (docs only in A, docs only in B)) of one task."""
-    docs_a, docs_b = _per_doc(path_a, task), _per_doc(path_b, task)
+    docs_a, docs_b = _per_doc(log_a.path), _per_doc(log_b.path)
     shared = sorted(docs_a.keys() & docs_b.keys())
     if not shared:
-        raise SamplesError(f"{task}: the two runs have no doc_id in common ({path_a}, {path_b})")
+        raise SamplesError(f"{task}: the two runs have no doc_id in common ({log_a.path}, {log_b.path})")
     for doc_id in shared:
         if docs_a[doc_id][0] != docs_b[doc_id][0]:
             raise SamplesError(
-                f"{task} doc_id {doc_id}: doc_hash differs between A ({path_a}) and B ({path_b}); "
+                f"{task} doc_id {doc_id}: doc_hash differs between A ({log_a.path}) and B ({log_b.path}); "
                 "the runs were not made on the same documents"
             )
-    configured = configured_aggregations(run_config(path_a, task)) | configured_aggregations(run_config(path_b, task))
     metric_names = list(dict.fromkeys(m for i in shared for side in (docs_a, docs_b) for m in side[i][2]))
     compared: dict[str, MetricComparison] = {}
     skipped: dict[str, str] = {}
     for metric in metric_names:
-        if (not_mean := non_mean_aggregation(metric, configured)) is not None:
-            skipped[metric] = f"{not_mean}, not a per-document mean"
-            continue
-        pairs = [(docs_a[i][2].get(metric), docs_b[i][2].get(metric)) for i in shared]
-        pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
-        numbers = [(finite_number(x), finite_number(y)) for x, y in pairs]
-        if not numbers:
+        both = [i for i in shared if metric in docs_a[i][2] and metric in docs_b[i][2]]
+        if not both:
             skipped[metric] = "no document scored in both runs"
             continue
-        bad = next(((x, y) for (x, y), (fx, fy) in zip(pairs, numbers, strict=True) if fx is None or fy is None), None)
-        if bad is not None:
-            value = bad[0] if finite_number(bad[0]) is None else bad[1]
-            skipped[metric] = f"per-document values are not numbers ({type(value).__name__}: {str(value)[:40]})"
+        numbers_a = _numbers(task, metric, [docs_a[i][2][metric] for i in both], log_a.config)
+        numbers_b = _numbers(task, metric, [docs_b[i][2][metric] for i in both], log_b.config)
+        if isinstance(why := numbers_a if isinstance(numbers_a, str) else numbers_b, str):
+            skipped[metric] = why
             continue
-        a = np.array([x for x, _ in numbers])
-        b = np.array([y for _, y in numbers])
+        pairs = [(x, y) for x, y in zip(numbers_a, numbers_b, strict=True) if x is not None and y is not None]
+        if not pairs:
+            skipped[metric] = "no document with a value in both runs"
+            continue
+        a = np.array([x for x, _ in pairs])
+        b = np.array([y for _, y in pairs])
         ci, p = paired_difference(a, b, iters, seed)
         compared[metric] = MetricComparison(
             a=float(np.mean(a)),
@@ -169,16 +192,18 @@ def compare_task(
 
 
 def compare_runs(dir_a: Path, dir_b: Path, iters: int = RESAMPLES, seed: int = 0) -> Comparison:
-    """Compare every task with a sample log in both folders (see the module docstring)."""
+    """Compare every task both folders' runs logged (see the module docstring)."""
     if iters < 1:
-        raise UserError("iters must be at least 1")
-    logs_a, logs_b = find_samples(dir_a), find_samples(dir_b)
+        raise UserError(f"iters is {iters}; give at least 1 bootstrap resample")
+    (run_a, logs_a), (run_b, logs_b) = run_logs(dir_a), run_logs(dir_b)
+    label_runs([run_a, run_b])
     comparison = Comparison(
         results={},
         only_a=sorted(logs_a.keys() - logs_b.keys()),
         only_b=sorted(logs_b.keys() - logs_a.keys()),
         iters=iters,
         seed=seed,
+        labels=(run_a.label, run_b.label),
     )
     shared = sorted(logs_a.keys() & logs_b.keys())
     if not shared:
@@ -199,6 +224,9 @@ def _p(p: float, iters: int) -> str:
 def markdown_table(comparison: Comparison) -> str:
     """The comparison as a Markdown table, followed by the notes (skipped metrics, one-sided tasks)."""
     lines = [
+        f"A: {comparison.labels[0]}  ",
+        f"B: {comparison.labels[1]}",
+        "",
         "| task | metric | A | B | B-A | 95% CI | p | significant | n |",
         "|---|---|---:|---:|---:|---|---:|---|---:|",
     ]
@@ -210,7 +238,7 @@ def markdown_table(comparison: Comparison) -> str:
             )
     lines.append("")
     lines.append(f"paired bootstrap over documents, {comparison.iters} resamples, seed {comparison.seed}")
-    return "\n".join(lines + comparison.notes())
+    return "\n".join(lines + comparison.notes()[2:])
 
 
 def forest_plot(comparison: Comparison, path: Path) -> Path:

@@ -8,6 +8,7 @@ import importlib.util
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from lm_eval_xling.config import task_dir
 
@@ -36,9 +37,20 @@ class ReportFamily:
     title: str
     contrasts: tuple[Contrast, ...] = ()
     own_deltas: str | None = None  # label of the tasks' own "<metric>_delta" results, when they report some
+    # "module:function" turning a corpus-level metric's logged per-document values into one number per document
+    # (`function(metric, values, task_config) -> list[float] | None`), so that it can be paired and resampled
+    per_document: str | None = None
 
     def has(self, task: str) -> bool:
         return task.split("_", 1)[0] == self.prefix
+
+    def document_values(self, metric: str, values: list[Any], config: dict[str, Any]) -> list[float] | None:
+        """One number per document of a metric whose logged values are not numbers, where the family can tell
+        (NaN: the document has none); None where it cannot."""
+        if self.per_document is None:
+            return None
+        module, _, name = self.per_document.partition(":")
+        return getattr(importlib.import_module(module), name)(metric, values, config)
 
 
 @cache

@@ -1,8 +1,15 @@
 """Cross-lingual gap report: per-family tables, high- vs low-resource deltas, invalid-answer rates and
 self-translation consistency beside accuracy, with 95% percentile-bootstrap intervals from lm-eval sample logs,
-written as `report.md` and a self-contained `report.html` (plots embedded as base64 PNG). A model run from a local
-folder is named by `redact.public_name` (`local:<folder name>:<sha256 prefix>`), so a shared report names no machine
-or user."""
+written as `report.md` (its plots as PNG files beside it) and a self-contained `report.html` (the same plots
+embedded).
+
+Rows are runs, not models (`lm_eval_xling.results.runs`): two runs of one model with different settings are two
+rows, labelled by what differs, and the "Runs" table lists every run's settings. With several runs, the first run
+(of the first folder given) is A and each other run's difference B - A is shown per task and metric with its 95%
+paired-bootstrap interval over the documents both logged. Corpus-level metrics a family can split by document
+(QUENCH's per-entity scores, `ReportFamily.per_document`) get intervals too. A value that is not a finite number is
+shown as `n/a` with the reason. Names and settings are public (`lm_eval_xling.redact`): a shared report names no
+machine or user."""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ import base64
 import html
 import io
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,12 +25,12 @@ from typing import Any
 import numpy as np
 
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.redact import public_name
 from lm_eval_xling.reports.contrasts import families, family_of
 from lm_eval_xling.results.folders import results_files
 from lm_eval_xling.results.logs import sample_lines
-from lm_eval_xling.results.metrics import configured_aggregations, finite_number, metric_values, non_mean_aggregation
-from lm_eval_xling.stats import RESAMPLES, difference_ci, mean_ci
+from lm_eval_xling.results.metrics import configured_aggregations, finite_number, non_mean_aggregation
+from lm_eval_xling.results.runs import SETTINGS, Run, group_runs, run_date
+from lm_eval_xling.stats import RESAMPLES, difference_ci, mean_ci, paired_difference
 from lm_eval_xling.xsense import CONSISTENCY_REPORT
 
 INVALID = "invalid"  # the metric of every answer-parsing task: the share of replies no parser could read
@@ -34,12 +42,12 @@ class ReportError(UserError):
 
 @dataclass
 class TaskRun:
-    """One model's run of one task: the results file's metrics and the per-document values of mean metrics."""
+    """One run's results of one task: the results file's metrics and the per-document values of mean metrics."""
 
-    model: str
+    model: str  # the run's label: its model, and the settings that tell it from the model's other runs
     task: str
-    results: dict[str, float] = field(default_factory=dict)  # "metric,filter" -> value
-    per_doc: dict[str, np.ndarray] = field(default_factory=dict)  # "metric,filter" -> per-document values
+    results: dict[str, float] = field(default_factory=dict)  # "metric,filter" -> value (NaN kept: shown as n/a)
+    per_doc: dict[str, dict[int, float]] = field(default_factory=dict)  # "metric,filter" -> {doc_id: value}
 
 
 @dataclass
@@ -63,36 +71,58 @@ class Delta:
     ci: tuple[float, float] | None
 
 
-def _read_per_doc(path: Path, config: dict[str, Any]) -> dict[str, np.ndarray]:
-    """{"metric,filter": per-document values} of the numeric mean metrics logged in a samples file."""
+def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> dict[str, dict[int, float]]:
+    """{"metric,filter": {doc_id: value}} of the mean metrics logged in a samples file, and of the corpus-level
+    metrics the task's family splits by document (a document without a value is left out)."""
     values: dict[str, dict[int, float]] = {}
+    unsplit: dict[str, dict[int, Any]] = {}
     configured = configured_aggregations(config)
     for _, sample in sample_lines(path):
         for metric in sample.get("metrics", []):
+            key = f"{metric},{sample.get('filter', 'none')}"
             number = finite_number(sample.get(metric))
             if number is not None and non_mean_aggregation(metric, configured) is None:
-                key = f"{metric},{sample.get('filter', 'none')}"
                 values.setdefault(key, {})[sample["doc_id"]] = number
-    return {key: np.array([v[d] for d in sorted(v)]) for key, v in values.items()}
+            elif number is None and metric in sample:
+                unsplit.setdefault(key, {})[sample["doc_id"]] = sample[metric]
+    family = family_of(task)
+    for key, logged in unsplit.items():
+        split = family.document_values(key.split(",", 1)[0], list(logged.values()), config) if family else None
+        if split is not None:
+            numbers = {doc: finite_number(v) for doc, v in zip(logged, split, strict=True)}
+            values[key] = {doc: v for doc, v in numbers.items() if v is not None}
+    return values
 
 
-def load_runs(folders: list[Path]) -> list[TaskRun]:
-    """Every (model, task) of a reported family under the folders: the newest results file that has the task, with
-    the per-document values of that run's own sample log (refused when it is not the log of those results)."""
-    runs: dict[tuple[str, str], TaskRun] = {}
-    for folder in folders:
-        for results in results_files(folder):  # oldest first: a newer run of a task replaces an older one
-            model = public_name(str(results.data.get("model_name") or results.path.parent.name))
-            values = metric_values(results.data)
-            for task in results.data["results"]:
-                if family_of(task) is None:
-                    continue
-                run = runs[model, task] = TaskRun(model, task)
-                run.results.update((k, v) for k, v in values[task].items() if "_stderr," not in k)
-                if (samples := results.checked_samples_path(task)) is not None:
-                    config = (results.data.get("configs") or {}).get(task) or {}
-                    run.per_doc = _read_per_doc(samples, config)
-    return sorted(runs.values(), key=lambda r: (family_of(r.task).prefix, r.task, r.model))
+def _results(metrics: dict[str, Any]) -> dict[str, float]:
+    """A task's "metric,filter" values from a results file, NaN and inf kept (stderrs, alias, sample_len left out)."""
+    return {
+        key: float(value)
+        for key, value in metrics.items()
+        if "," in key and "_stderr," not in key and isinstance(value, (int, float)) and not isinstance(value, bool)
+    }
+
+
+def load_runs(folders: list[Path]) -> tuple[list[TaskRun], list[Run]]:
+    """(every (run, task) of a reported family under the folders, the runs in the order of the folders given): a
+    run's task comes from its newest results file that has it, with the per-document values of that file's own
+    sample log (refused when it is not the log of those results)."""
+    files = [results for folder in folders for results in results_files(folder)]
+    position = {results.path: i for i, results in enumerate(files)}
+    runs = group_runs(sorted(files, key=lambda r: (r.path.name, str(r.path))))  # oldest first: newest wins
+    runs.sort(key=lambda run: min(position[r.path] for r in run.files))
+    task_runs = []
+    for run in runs:
+        for task, results in run.tasks().items():
+            if family_of(task) is None:
+                continue
+            task_run = TaskRun(run.label, task, _results(results.data["results"][task]))
+            if (samples := results.checked_samples_path(task)) is not None:
+                config = (results.data.get("configs") or {}).get(task) or {}
+                task_run.per_doc = _read_per_doc(samples, task, config)
+            task_runs.append(task_run)
+    task_runs.sort(key=lambda r: (family_of(r.task).prefix, r.task, [run.label for run in runs].index(r.model)))
+    return task_runs, runs
 
 
 def _split(key: str) -> tuple[str, str]:
@@ -111,14 +141,51 @@ def metric_rows(runs: list[TaskRun], iters: int = RESAMPLES) -> tuple[list[Row],
     for run in runs:
         for key in sorted(set(run.results) | set(run.per_doc)):
             metric, _ = _split(key)
-            if metric.endswith("_delta"):
+            if metric.endswith("_delta") or "_ci_" in metric:
                 continue
-            x = run.per_doc.get(key)
-            value = float(np.mean(x)) if x is not None and len(x) else run.results[key]
-            ci = mean_ci(x, iters) if x is not None and len(x) else None
-            row = Row(run.model, run.task, _label(key), run.results.get(key, value), ci, 0 if x is None else len(x))
+            x = np.array(list(run.per_doc.get(key, {}).values()))
+            value = run.results.get(key, float(np.mean(x)) if len(x) else math.nan)
+            ci = mean_ci(x, iters) if len(x) else None
+            row = Row(run.model, run.task, _label(key), value, ci, len(x))
             (invalid if metric == INVALID else main).append(row)
     return main, invalid
+
+
+@dataclass
+class RunDifference:
+    a: str
+    b: str
+    task: str
+    metric: str
+    value_a: float
+    value_b: float
+    ci: tuple[float, float]
+    n: int
+
+
+def run_differences(runs: list[TaskRun], labels: list[str], iters: int = RESAMPLES) -> list[RunDifference]:
+    """B - A for each run B after the first (A) on each task and per-document metric both logged, with the 95%
+    paired-bootstrap interval over the documents both scored."""
+    if len(labels) < 2:
+        return []
+    by_run = {(r.model, r.task): r for r in runs}
+    out = []
+    for label in labels[1:]:
+        for task in sorted({r.task for r in runs if r.model == label}):
+            a, b = by_run.get((labels[0], task)), by_run[label, task]
+            if a is None:
+                continue
+            for key in sorted(a.per_doc.keys() & b.per_doc.keys()):
+                if _split(key)[0].endswith("_delta"):
+                    continue
+                docs = sorted(a.per_doc[key].keys() & b.per_doc[key].keys())
+                if not docs:
+                    continue
+                x = np.array([a.per_doc[key][d] for d in docs])
+                y = np.array([b.per_doc[key][d] for d in docs])
+                ci, _ = paired_difference(x, y, iters)
+                out.append(RunDifference(labels[0], label, task, _label(key), x.mean(), y.mean(), ci, len(docs)))
+    return out
 
 
 def _pairs(tasks: set[str]) -> list[tuple[str, str, str, tuple[str, ...] | None]]:
@@ -141,14 +208,15 @@ def deltas(runs: list[TaskRun], iters: int = RESAMPLES) -> list[Delta]:
         for kind, high, low, metrics in _pairs(set(tasks)):
             a, b = tasks[high], tasks[low]
             keys = sorted((set(a.results) | set(a.per_doc)) & (set(b.results) | set(b.per_doc)))
+            keys = [k for k in keys if "_ci_" not in k]
             if metrics is not None:
                 keys = [k for k in keys if _split(k)[0] in metrics]
             for key in keys:
                 metric = _split(key)[0]
                 if metric == INVALID or metric.endswith("_delta"):
                     continue
-                if key in a.per_doc and key in b.per_doc:
-                    x, y = a.per_doc[key], b.per_doc[key]
+                if a.per_doc.get(key) and b.per_doc.get(key):
+                    x, y = np.array(list(a.per_doc[key].values())), np.array(list(b.per_doc[key].values()))
                     value, ci = float(np.mean(x) - np.mean(y)), difference_ci(x, y, iters)
                 else:
                     value, ci = a.results[key] - b.results[key], None
@@ -163,11 +231,18 @@ def deltas(runs: list[TaskRun], iters: int = RESAMPLES) -> list[Delta]:
 
 
 def _fmt(value: float) -> str:
+    """A number to 4 decimals; NaN and inf as `n/a` with the reason."""
+    if math.isnan(value):
+        return "n/a (NaN: nothing to average)"
+    if math.isinf(value):
+        return f"n/a ({value}: not a score)"
     return f"{value:.4f}"
 
 
 def _fmt_ci(ci: tuple[float, float] | None) -> str:
-    return "n/a" if ci is None else f"[{_fmt(ci[0])}, {_fmt(ci[1])}]"
+    if ci is None or not all(math.isfinite(bound) for bound in ci):
+        return "n/a"
+    return f"[{_fmt(ci[0])}, {_fmt(ci[1])}]"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -241,65 +316,94 @@ def consistency_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
     return rows
 
 
+def _consistency_reports(folders: list[Path]) -> list[dict[str, Any]]:
+    reports = []
+    for folder in folders:
+        path = folder / CONSISTENCY_REPORT
+        try:
+            reports.append(json.loads(path.read_text(encoding="utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ReportError(f"{path}: not readable as JSON ({err}); rerun `consistency run` to rewrite it") from err
+    return reports
+
+
+def _run_cells(runs: list[Run]) -> list[list[str]]:
+    """One row per run: its label, settings and date(s)."""
+    rows = []
+    for run in runs:
+        dates = sorted({run_date(r) for r in run.files})
+        rows.append([run.label, *(run.settings[k] for k in SETTINGS), ", ".join(dates)])
+    return rows
+
+
 def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tuple[Path, Path]:
-    """Write report.md and report.html into `out`; return their paths. A `consistency run` folder (it holds
-    consistency.json) adds a row to the consistency table; its stages' lm-eval runs are not read as task runs."""
+    """Write report.md (with a PNG per family beside it) and report.html into `out`; return the two reports' paths.
+    A `consistency run` folder (it holds consistency.json) adds a row to the consistency table; its stages' lm-eval
+    runs are not read as task runs."""
     consistency_folders = [f for f in folders if (f / CONSISTENCY_REPORT).is_file()]
-    reports = [json.loads((f / CONSISTENCY_REPORT).read_text(encoding="utf-8")) for f in consistency_folders]
-    runs = load_runs([f for f in folders if f not in consistency_folders])
-    if not runs and not reports:
+    reports = _consistency_reports(consistency_folders)
+    other = [f for f in folders if f not in consistency_folders]
+    task_runs, runs = load_runs(other) if other else ([], [])
+    if not task_runs and not reports:
         prefixes = ", ".join(f.prefix for f in families())
         raise ReportError(f"no task of the families {prefixes} in {', '.join(map(str, folders))}")
-    main, invalid = metric_rows(runs, iters)
-    delta_rows = deltas(runs, iters)
-    md = [
-        "# Cross-lingual gap report",
-        "",
-        f"Models: {', '.join(sorted({r.model for r in runs}))}. "
-        "CI: 95% percentile bootstrap over documents (mean metrics with sample logs; n/a otherwise).",
-        "",
-    ]
+    labels = [run.label for run in runs if any(r.model == run.label for r in task_runs)]
+    main, invalid = metric_rows(task_runs, iters)
+    delta_rows = deltas(task_runs, iters)
+    intro = (
+        f"Runs: {'; '.join(labels)}. CI: 95% percentile bootstrap over documents (per-document metrics with sample "
+        "logs; n/a otherwise). n/a in a value: not a finite number, with the reason."
+    )
+    md = ["# Cross-lingual gap report", "", intro, ""]
     page = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Cross-lingual gap report</title>",
         f"<style>{_CSS}</style></head><body>",
         "<h1>Cross-lingual gap report</h1>",
-        f"<p>{html.escape(md[2])}</p>",
+        f"<p>{html.escape(intro)}</p>",
     ]
-    header = ["Model", "Task", "Metric", "Value", "95% CI", "n"]
+
+    def section(title: str, header: list[str], cells: list[list[str]], none: str, note: str = "") -> None:
+        md.extend([f"## {title}", "", *([note, ""] if note else []), _table(header, cells) if cells else none, ""])
+        page.extend([f"<h2>{html.escape(title)}</h2>", *([f"<p>{html.escape(note)}</p>"] if note else [])])
+        page.append(_html_table(header, cells) if cells else f"<p>{html.escape(none)}</p>")
+
+    out.mkdir(parents=True, exist_ok=True)
+    if runs:
+        section("Runs", ["Run", *SETTINGS, "Date (UTC)"], _run_cells(runs), "")
+    header = ["Run", "Task", "Metric", "Value", "95% CI", "n"]
     for family in families():
         rows = [r for r in main if family.has(r.task)]
         if not rows:
             continue
         title = family.title
-        cells = [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in rows]
-        png = base64.b64encode(family_plot(rows, title)).decode("ascii")
-        md += [f"## {title}", "", _table(header, cells), "", f"![{title} plot](data:image/png;base64,{png})", ""]
-        page += [
-            f"<h2>{html.escape(title)}</h2>",
-            _html_table(header, cells),
-            f"<img alt='{html.escape(title)} plot' src='data:image/png;base64,{png}'>",
-        ]
+        section(title, header, [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in rows], "")
+        png = family_plot(rows, title)
+        (out / f"{family.prefix}.png").write_bytes(png)
+        md += [f"![{title} plot]({family.prefix}.png)", ""]
+        page.append(
+            f"<img alt='{html.escape(title)} plot' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
+        )
+    if len(labels) > 1:
+        differences = run_differences(task_runs, labels, iters)
+        cells = [[d.b, d.task, d.metric, _fmt(d.value_a), _fmt(d.value_b), _fmt(d.value_b - d.value_a),
+                  _fmt_ci(d.ci), str(d.n)] for d in differences]  # fmt: skip
+        note = f"A: {labels[0]}. B - A over the documents both runs scored, 95% paired-bootstrap interval."
+        section("Differences between runs", ["B", "Task", "Metric", "A", "B", "B - A", "95% CI", "n"], cells,
+                "No task and per-document metric that two runs share.", note)  # fmt: skip
     if reports:
-        consistency_header = ["Task", "Direction", "Accuracy", "Accuracy (T)", "T", "I", "X", "rerun", "Collapsed"]
-        cells = consistency_rows(reports)
-        title = "Self-translation consistency"
         note = ("Share of items answered alike in the original and in each run (95% bootstrap CI); T: instruction "
                 "and inputs translated by the model, I: instruction only, X: inputs only; rerun: the original again "
                 "with other seeds. Collapsed: items whose options became one text in translation (left out of T and "
                 "X).")  # fmt: skip
-        md += [f"## {title}", "", note, "", _table(consistency_header, cells), ""]
-        page += [f"<h2>{title}</h2>", f"<p>{html.escape(note)}</p>", _html_table(consistency_header, cells)]
-    delta_header = ["Model", "Comparison", "High", "Low", "Metric", "Delta (high - low)", "95% CI"]
+        section("Self-translation consistency",
+                ["Task", "Direction", "Accuracy", "Accuracy (T)", "T", "I", "X", "rerun", "Collapsed"],
+                consistency_rows(reports), "", note)  # fmt: skip
     delta_cells = [[d.model, d.kind, d.high, d.low, d.metric, _fmt(d.value), _fmt_ci(d.ci)] for d in delta_rows]
-    none = "No task pair with both sides present."
-    md += ["## High- vs low-resource deltas", "", _table(delta_header, delta_cells) if delta_cells else none, ""]
-    page += ["<h2>High- vs low-resource deltas</h2>", _html_table(delta_header, delta_cells) if delta_cells else none]
+    section("High- vs low-resource deltas", ["Run", "Comparison", "High", "Low", "Metric", "Delta (high - low)",
+            "95% CI"], delta_cells, "No task pair with both sides present.")  # fmt: skip
     invalid_cells = [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in invalid]
-    none = "No task logs the metric `invalid`."
-    md += ["## Invalid answers", "", _table(header, invalid_cells) if invalid_cells else none, ""]
-    page += ["<h2>Invalid answers</h2>", _html_table(header, invalid_cells) if invalid_cells else html.escape(none)]
+    section("Invalid answers", header, invalid_cells, "No task logs the metric `invalid`.")
     page.append("</body></html>")
-    out.mkdir(parents=True, exist_ok=True)
     md_path, html_path = out / "report.md", out / "report.html"
     md_path.write_text("\n".join(md), encoding="utf-8")
     html_path.write_text("\n".join(page), encoding="utf-8")

@@ -2,9 +2,10 @@
 
 The folder is what `lm_eval --output_path DIR --log_samples` writes: `DIR/<model>/results_<date>.json` and, per
 task, `samples_<task>_<date>.jsonl` with the same date. Either DIR or DIR/<model> may be given; all results files
-below it must be of one model (same `model_name` and `model_args`). When there are several, each task (or group)
-is taken from the newest results file that has it: a rerun replaces the older run of the same tasks, and runs of
-different tasks are merged.
+below it must be of one run configuration (`lm_eval_xling.results.runs`: model, model_args, gen_kwargs, chat
+template, few-shot layout, system instruction, limit). When there are several, each task (or group) is taken from
+the newest results file that has it: a rerun replaces the older run of the same tasks, and runs of different tasks
+are merged.
 
 The file written is what the Hugging Face leaderboard template (demo-leaderboard-backend, open_llm_leaderboard
 style) ingests: `{"config": {"model_name", "model_sha", "model_dtype"}, "results": {task: {metric: score}}}`, with
@@ -12,15 +13,24 @@ metric names without their ",filter" where a task has one filter. Extra top-leve
 `model_args`, `versions` (lm_eval, lm_eval_xling, per task), `datasets` (per task: dataset_path, dataset_name,
 dataset_kwargs, and `revision` when the config pins one, else `docs_sha256`: the sha256 of the task's sorted
 per-document `doc_hash` values joined by newlines), `ci` (score +- 1.96 stderr, null where lm-eval has no stderr)
-and `samples` (sample log name and sha256 of its bytes). `leaderboard_schema.json` describes the file; every file
-is validated against it before it is written.
+`samples` (sample log name, sha256 of its bytes, and `responses_sha256`: of each document's doc_hash and raw
+responses, so a log whose replies were edited no longer matches however it is re-serialised), and `run`: how the
+numbers were made (date, limit, per task n-samples original/effective and num_fewshot, gen_kwargs, whether a chat
+template was applied and its hash, few-shot as multi-turn, the system instruction's hash, thinking settings found in
+the model arguments, every task's notes such as QUENCH's BERTScore stand-in, and `partial`).
+`leaderboard_schema.json` describes the file; every file is validated against it before it is written.
+
+A run on part of the documents (`--limit`, or fewer documents evaluated than the task has) is refused unless
+`allow_partial` (`--allow_partial`), and then `run.partial` is true. A metric that is not a finite number (NaN: a
+jury with no valid verdict) is left out and listed in `removed` with its reason; a share (accuracy, a rate, an F1)
+outside [0, 1] is refused, naming task, metric and file.
 
 A leaderboard file is public, so nothing in it may name a secret, a host or a machine (`lm_eval_xling.redact`):
-credentials in the model or dataset arguments (`api_key`, `auth_token`, `user:pass@` in a URL, ...) and URLs
-(`base_url`, which names a host) are dropped, and local paths, `model_name` included, become
-`local:<folder name>:<sha256 prefix>`. The run still counts: a credential or a host does not change what was
-evaluated, so the submission is written, and `removed` lists every dropped or replaced field (the command prints it
-too; the results folder itself still holds them and is not for publishing).
+credentials in the model or dataset arguments (`api_key`, `auth_token`, `user:pass@host`, ...) and hosts (`base_url`,
+`host:port`) are dropped, and local paths, `model_name` included, become `local:<folder name>:<id>`
+(`redact.local_reference`). The run still counts: a credential or a host does not change what was evaluated, so the
+submission is written, and `removed` lists every dropped or replaced field (the command prints it too; the results
+folder itself still holds them and is not for publishing).
 
 Refused, with every problem named: a task without its samples file, or with one that is not the log its results
 were computed from (`results.logs.check_pairing`: lm-eval's `task_hashes` and `n-samples`), a task in the results'
@@ -32,16 +42,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import lm_eval_xling
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.redact import public_name, redact
+from lm_eval_xling.redact import redact
 from lm_eval_xling.results.folders import ResultsFile, results_files
-from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, model_args_dict, read_samples
-from lm_eval_xling.results.metrics import metric_values
+from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, model_args_dict, read_samples, sample_lines
+from lm_eval_xling.results.metrics import finite_number, metric_values
+from lm_eval_xling.results.runs import Run, one_run, run_date
 
 SCHEMA_PATH = Path(__file__).with_name("leaderboard_schema.json")
 Z_95 = 1.96
@@ -69,15 +82,6 @@ def validate(submission: Any) -> None:
 
 def _groups(run: ResultsFile) -> dict[str, list[str]]:
     return run.data.get("group_subtasks") or {}
-
-
-def _model_key(run: ResultsFile, public: bool = False) -> tuple[str, str]:
-    """(model_name, model_args as JSON) of a run; `public`: fit to print (`redact`)."""
-    config = run.data.get("config") or {}
-    name, args = str(run.data.get("model_name")), model_args_dict(config.get("model_args"))
-    if public:
-        name, args = public_name(name), redact(args, "model_args", [])
-    return name, json.dumps(args, sort_keys=True)
 
 
 def _model_config(run: ResultsFile) -> tuple[dict[str, str], dict[str, Any]]:
@@ -194,64 +198,146 @@ def _leaf_tasks(run: ResultsFile) -> set[str]:
     return set(run.data.get("configs") or {}) | listed
 
 
-def build_submission(results_dir: Path, task_manager: Any = None) -> tuple[dict[str, Any], list[str]]:
+# Metrics that are shares of documents (accuracy, rates, precision/recall/F1 on a 0-1 scale): outside [0, 1] is a
+# broken results file, never a score.
+_SHARE = re.compile(r"^(acc|acc_norm|exact_match|invalid|invalid_rules|unanswered|unreadable|\w+_rate|"
+                    r"(\w+_)?(precision|recall|f1))$")  # fmt: skip
+# Model arguments that switch a model's thinking (reasoning) mode on or off, or set its budget.
+_THINKING = re.compile(r"think|reason", re.IGNORECASE)
+
+
+def _checked_scores(run: ResultsFile, task: str, removed: list[str], problems: list[str]) -> dict[str, float]:
+    """The task's numeric metric values; a value that is not a finite number is listed in `removed` with why, a
+    share outside [0, 1] is a problem naming the file."""
+    for key, value in (run.data["results"].get(task) or {}).items():
+        if "," not in key or "_stderr," in key or finite_number(value) is not None:
+            continue
+        why = "NaN: nothing to average (e.g. no document with a valid verdict)" if _is_nan(value) else "not a number"
+        removed.append(f"results.{task}.{key}: {value!r} is {why}; dropped")
+    values = metric_values(run.data)[task]
+    for key, value in values.items():
+        metric = key.split(",", 1)[0]
+        if _SHARE.match(metric) and not 0 <= value <= 1:
+            problems.append(f"{task}: metric {key} is {value}, outside [0, 1] for a share, in {run.path}")
+    return values
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def responses_sha256(samples_path: Path) -> str:
+    """sha256 of each logged line's doc_id, filter, doc_hash and raw responses (sorted, canonical JSON): changes
+    when a reply is edited, however the log is re-serialised."""
+    lines = sorted(
+        json.dumps([s["doc_id"], str(s.get("filter")), logged_doc_hash(s), s.get("resps")], ensure_ascii=False)
+        for _, s in sample_lines(samples_path)
+    )
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def _provenance(run: Run, source: dict[str, ResultsFile], leaves: list[str], removed: list[str]) -> dict[str, Any]:
+    """How the numbers were made: the `run` entry of a submission (see the module docstring)."""
+    newest = run.files[-1]
+    config = newest.data.get("config") or {}
+    data = newest.data
+    n_samples = {task: dict((source[task].data.get("n-samples") or {}).get(task) or {}) for task in leaves}
+    partial = config.get("limit") is not None or any(
+        n.get("effective") is not None and n.get("effective") != n.get("original") for n in n_samples.values()
+    )
+    args = model_args_dict(config.get("model_args"))
+    notes = {}
+    for task in leaves:
+        metadata = ((source[task].data.get("configs") or {}).get(task) or {}).get("metadata") or {}
+        if task_notes := {k: str(v) for k, v in metadata.items() if k.endswith("_note")}:
+            notes[task] = task_notes
+    return {
+        "date": run_date(newest),
+        "partial": partial,
+        "limit": config.get("limit"),
+        "n_samples": n_samples,
+        "num_fewshot": {task: (source[task].data.get("n-shot") or {}).get(task) for task in leaves},
+        "gen_kwargs": redact(config.get("gen_kwargs") or {}, "run.gen_kwargs", removed),
+        "apply_chat_template": bool(data.get("chat_template")),
+        "chat_template_sha256": data.get("chat_template_sha"),
+        "fewshot_as_multiturn": bool(data.get("fewshot_as_multiturn")),
+        "system_instruction_sha256": data.get("system_instruction_sha"),
+        "thinking": redact({k: v for k, v in args.items() if _THINKING.search(k)}, "run.thinking", removed),
+        "notes": notes,
+    }
+
+
+def _limit(limit: Any) -> str:
+    return "none" if limit is None else f"{limit:g}"
+
+
+def build_submission(
+    results_dir: Path, task_manager: Any = None, allow_partial: bool = False
+) -> tuple[dict[str, Any], list[str]]:
     """(the submission, notes) for the results below `results_dir`; LeaderboardError listing every problem."""
-    runs = results_files(results_dir)
-    if len({_model_key(run) for run in runs}) > 1:
-        listing = "\n  - ".join(f"{run.path}: {' '.join(_model_key(run, public=True))}" for run in runs)
-        raise LeaderboardError(
-            f"{results_dir}: results of more than one model (or model_args); give one model's folder:\n  - {listing}"
-        )
+    run = one_run(results_files(results_dir), results_dir, "a submission")
+    runs = run.files
     problems: list[str] = []
-    for run in runs:
-        for task in sorted(_leaf_tasks(run) - set(run.data["results"])):
-            problems.append(f"{task}: listed in {run.path.name} (configs/group_subtasks) but has no results entry")
-    source = {name: run for run in runs for name in run.data["results"]}  # the newest run of each name wins
-    groups = {group for run in runs for group in _groups(run)}
+    for results in runs:
+        for task in sorted(_leaf_tasks(results) - set(results.data["results"])):
+            problems.append(f"{task}: listed in {results.path.name} (configs/group_subtasks) but has no results entry")
+    source = run.tasks()  # the newest file of each name wins
+    groups = {group for results in runs for group in _groups(results)}
 
     results: dict[str, dict[str, float]] = {}
     ci: dict[str, dict[str, list[float] | None]] = {}
     task_versions: dict[str, Any] = {}
     datasets: dict[str, dict[str, Any]] = {}
     samples: dict[str, dict[str, str]] = {}
-    numbers = {run.path: metric_values(run.data) for run in runs}
-    for name, run in sorted(source.items()):
-        results[name], ci[name] = _scores(numbers[run.path][name])
-        task_versions[name] = (run.data.get("versions") or {}).get(name)
+    removed: list[str] = []
+    for name, origin in sorted(source.items()):
+        results[name], ci[name] = _scores(_checked_scores(origin, name, removed, problems))
+        task_versions[name] = (origin.data.get("versions") or {}).get(name)
         if name in groups:
             continue
         try:
-            path = run.checked_samples_path(name)
+            path = origin.checked_samples_path(name)
         except SamplesError as err:
             problems.append(f"{name}: {err}")
             continue
         if path is None:
             problems.append(
-                f"{name}: no samples file {run.samples_path(name).name} beside {run.path.name} (lm_eval --log_samples)"
+                f"{name}: no samples file {origin.samples_path(name).name} beside {origin.path.name} "
+                "(lm_eval --log_samples)"
             )
             continue
-        samples[name] = {"file": path.name, "sha256": sha256_file(path)}
-        config = (run.data.get("configs") or {}).get(name)
+        samples[name] = {"file": path.name, "sha256": sha256_file(path), "responses_sha256": responses_sha256(path)}
+        config = (origin.data.get("configs") or {}).get(name)
         if config is None:
-            problems.append(f"{name}: no entry in the 'configs' of {run.path.name}")
+            problems.append(f"{name}: no entry in the 'configs' of {origin.path.name}")
             continue
         try:
             datasets[name] = _dataset(config, path)
         except SamplesError as err:
             problems.append(f"{name}: {err}")
+    results = {name: scores for name, scores in results.items() if scores}
+    ci = {name: ci[name] for name in results}
 
     version_problems, notes = check_versions({k: v for k, v in task_versions.items() if v is not None}, task_manager)
     problems += version_problems
+    provenance = _provenance(run, source, sorted(set(source) - groups), removed)
+    if provenance["partial"] and not allow_partial:
+        limited = {t: n for t, n in provenance["n_samples"].items() if n.get("effective") != n.get("original")}
+        counts = ", ".join(f"{t} {n.get('effective')} of {n.get('original')}" for t, n in sorted(limited.items()))
+        problems.append(
+            f"a partial run (limit {_limit(provenance['limit'])}; documents evaluated: {counts or 'see n-samples'}): "
+            "its numbers are not the benchmark's; rerun without --limit, or pass --allow_partial to submit it "
+            "marked partial"
+        )
     if problems:
         raise LeaderboardError(f"refusing {results_dir}:\n  - " + "\n  - ".join(problems))
 
     newest = runs[-1]
     model, model_args = _model_config(newest)
-    removed: list[str] = []
     model = redact(model, "config", removed)
     model_args = redact(model_args, "model_args", removed)
     datasets = {name: redact(entry, f"datasets.{name}", removed) for name, entry in datasets.items()}
-    lm_eval_versions = {run.data.get("lm_eval_version") for run in runs} - {None}
+    lm_eval_versions = {results.data.get("lm_eval_version") for results in runs} - {None}
     if len(lm_eval_versions) > 1:
         notes.append(f"results made with lm_eval {sorted(lm_eval_versions)}; recording the newest run's")
     submission = {
@@ -266,6 +352,7 @@ def build_submission(results_dir: Path, task_manager: Any = None) -> tuple[dict[
         "datasets": datasets,
         "ci": ci,
         "samples": samples,
+        "run": provenance,
         "removed": removed,
     }
     if removed:
@@ -273,6 +360,8 @@ def build_submission(results_dir: Path, task_manager: Any = None) -> tuple[dict[
             "not published (the results files beside still hold them: do not publish the folder):\n    "
             + "\n    ".join(removed)
         )
+    if provenance["partial"]:
+        notes.append("a partial run: submitted with run.partial true")
     if len(runs) > 1:
         notes.append(f"merged {len(runs)} results files; each task taken from the newest that has it")
     return submission, notes
@@ -285,10 +374,10 @@ def _installed(package: str) -> str:
 
 
 def write_submission(
-    results_dir: Path, out: Path | None = None, task_manager: Any = None
+    results_dir: Path, out: Path | None = None, task_manager: Any = None, allow_partial: bool = False
 ) -> tuple[Path, dict[str, Any], list[str]]:
     """Build, validate and write the submission (default: RESULTS_DIR/leaderboard.json); (path, submission, notes)."""
-    submission, notes = build_submission(results_dir, task_manager)
+    submission, notes = build_submission(results_dir, task_manager, allow_partial)
     text = json.dumps(submission, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     validate(json.loads(text))
     out = out or results_dir / DEFAULT_OUT

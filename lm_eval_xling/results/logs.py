@@ -127,6 +127,10 @@ def check_pairing(results: Path, data: dict[str, Any], task: str, samples: Path)
     """Refuse a sample log other than the one the results file `results` (parsed: `data`) was computed from for
     `task`. lm-eval records per task the hash of the samples it logged (`task_hashes`: their doc, prompt and target
     hashes in order) and how many documents it evaluated (`n-samples`); each that `data` holds is checked."""
+    if task not in data["results"]:
+        raise SamplesError(
+            f"{samples}: {results.name} beside it has no results for {task}; not a log of that run (a renamed log?)"
+        )
     lines = [sample for _, sample in sample_lines(samples)]
     expected = (data.get("task_hashes") or {}).get(task)
     if expected:

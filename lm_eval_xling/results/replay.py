@@ -17,11 +17,16 @@ from lm_eval.api.model import LM
 from lm_eval_xling.results.logs import (
     HARNESS_METADATA,
     SamplesError,
+    check_pairing,
     doc_hash,
+    logged_doc_hash,
+    read_results,
     read_samples,
+    results_beside,
     run_config,
     task_name_from_path,
 )
+from lm_eval_xling.results.metrics import finite_number
 
 
 def _decode(request_type: str, resp: Any) -> Any:
@@ -55,10 +60,10 @@ class ReplayLM(LM):
         for req in requests:
             doc_id = self._doc_ids[req.doc_id]
             sample = self._samples[doc_id]
-            if "doc_hash" in sample and doc_hash(req.doc) != sample["doc_hash"]:
+            if logged_doc_hash(sample) != doc_hash(req.doc):
                 raise SamplesError(
                     f"{self._source} doc_id {doc_id}: the logged document differs from the task's "
-                    "dataset (was the log made on another dataset version?)"
+                    "dataset (a log of another task, or made on another dataset version?)"
                 )
             repeat = self._served[doc_id, req.idx]
             self._served[doc_id, req.idx] += 1
@@ -108,10 +113,17 @@ def score_samples(
     """Re-score one samples file; return lm-eval's results dict (with "results", "versions", ...).
 
     The task is built as the run used it: with the run's `--metadata` (e.g. a translated docs file), updated with
-    `metadata`, and its generation settings (`--gen_kwargs`), both read by `run_config`."""
+    `metadata`, and its generation settings (`--gen_kwargs`), both read by `run_config`. Every logged document must
+    be the task's (its doc_hash, else its logged doc); where the run's results file lies beside the log, the log
+    must be the one those results were computed from (`check_pairing`), and, at the same task version and without
+    other judges, its responses must give the numbers the run reported (`_check_reproduced`)."""
     from lm_eval.evaluator import evaluate
 
     task, samples, doc_ids = _logged(path, task)
+    beside = results_beside(path)
+    reported = read_results(beside) if beside.is_file() else None
+    if reported is not None:
+        check_pairing(beside, reported, task, path)
     config = run_config(path, task)
     run_meta = {k: v for k, v in config.get("metadata", {}).items() if k not in HARNESS_METADATA}
     task_dict = _task_manager(task, path, run_meta | (metadata or {}) or None).load([task])
@@ -130,7 +142,25 @@ def score_samples(
         bootstrap_iters=bootstrap_iters,
         log_samples=False,
     )
+    if reported is not None and not metadata:
+        _check_reproduced(path, task, results, reported)
     return results
+
+
+def _check_reproduced(path: Path, task: str, rescored: dict[str, Any], reported: dict[str, Any]) -> None:
+    """Refuse a log whose responses do not give the numbers its run reported for the same task version: its replies
+    were edited, or it is not the log of those results."""
+    if str((reported.get("versions") or {}).get(task)) != str(rescored["versions"].get(task)):
+        return  # the task's scoring changed since the run: new numbers are the point of re-scoring
+    for key, value in reported["results"].get(task, {}).items():
+        new = rescored["results"][task].get(key)
+        if "_stderr," in key or finite_number(value) is None or finite_number(new) is None:
+            continue
+        if abs(float(new) - float(value)) > 1e-9 * max(1.0, abs(float(value))):
+            raise SamplesError(
+                f"{path}: its responses give {key} {new:.6g}, but {results_beside(path).name} reports {value:.6g} "
+                f"for {task} at the same task version; the log's replies are not those the run scored (edited?)"
+            )
 
 
 def replay_samples(path: Path, task: str | None = None) -> tuple[Any, list[dict[str, Any]]]:

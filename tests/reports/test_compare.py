@@ -30,7 +30,12 @@ def _doc(doc_id: int, text: str | None = None) -> dict:
 
 
 def write_run(
-    folder: Path, acc: list[int], task: str = TASK, changed_doc: int | None = None, model: str = "org__ckpt"
+    folder: Path,
+    acc: list[int],
+    task: str = TASK,
+    changed_doc: int | None = None,
+    model: str = "org__ckpt",
+    stamp: str = STAMP,
 ) -> Path:
     """An lm_eval --log_samples folder: <model>/results_<date>.json and samples_<task>_<date>.jsonl, two filters."""
     run = folder / model
@@ -57,12 +62,12 @@ def write_run(
                 "span_f1": 0.5 * value,
             }
             lines.append(json.dumps(sample) + "\n")
-    (run / f"samples_{task}_{STAMP}.jsonl").write_text("".join(lines), encoding="utf-8")
+    (run / f"samples_{task}_{stamp}.jsonl").write_text("".join(lines), encoding="utf-8")
     results = {
         "results": {task: {"alias": task, "acc,first": float(np.mean(acc))}},
         "configs": {task: {"task": task, "metric_list": METRIC_LIST}},
     }
-    (run / f"results_{STAMP}.json").write_text(json.dumps(results), encoding="utf-8")
+    (run / f"results_{stamp}.json").write_text(json.dumps(results), encoding="utf-8")
     return folder
 
 
@@ -126,7 +131,7 @@ def test_other_documents_are_refused(tmp_path):
 
 def test_cli_json_table_and_plot(tmp_path):
     a, b = planted(tmp_path)
-    write_run(a, [1] * 5, task="only_in_a")
+    write_run(a, [1] * 5, task="only_in_a", stamp="2026-01-02T00-00-00.000000")
     plot = tmp_path / "plots" / "forest.png"
     proc = run_cli("lm-eval-xling", "compare", str(a), str(b), "--json", "--plot", str(plot), "--iters", "1000")
     assert json.loads(proc.stdout) == compare_runs(a, b, iters=1000).as_dict()
@@ -153,3 +158,51 @@ def test_same_model_twice_through_real_lm_eval(tmp_path, tiny_model, data_root):
     for values in report["nsp_english_ll"].values():
         assert values["diff"] == 0 and values["a"] == values["b"] and values["n"] == 8
         assert values["significant"] is False and values["p"] == 1.0
+
+
+def test_a_folder_holding_two_runs_is_refused_with_the_list(tmp_path):
+    a, b = planted(tmp_path)
+    write_run(a, [1] * N_DOCS, model="org__other", stamp="2026-01-02T00-00-00.000000")
+    for folder in (a / "org__ckpt", a / "org__other"):
+        results = next(folder.glob("results_*.json"))
+        results.write_text(results.read_text().replace('"results"', f'"model_name": "{folder.name}", "results"', 1))
+    proc = run_cli("lm-eval-xling", "compare", str(a), str(b), check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "results of 2 different runs" in proc.stderr
+    assert "- org__ckpt: results_2026-01-01" in proc.stderr and "- org__other: results_2026-01-02" in proc.stderr
+
+
+def _quench_run(folder: Path, predictions: list[str], gen_kwargs: dict) -> Path:
+    """A QUENCH entity run: per document one unit (prediction, reference) logged under each metric."""
+    run = folder / "org__model"
+    run.mkdir(parents=True)
+    metrics = ["bleu", "rouge_l", "bleu_sacrebleu", "unanswered"]
+    lines = []
+    for doc_id, prediction in enumerate(predictions):
+        doc = {"question_id": f"q{doc_id}", "answer": f"Answer number {doc_id}"}
+        unit = {"prediction": prediction.format(doc_id), "reference": doc["answer"], "indic": doc_id % 2 == 0,
+                "answered": bool(prediction), "question_id": doc["question_id"], "jury": None}  # fmt: skip
+        sample = {"doc_id": doc_id, "doc": doc, "resps": [[prediction]], "filter": "extract", "metrics": metrics}
+        sample["doc_hash"] = doc_hash(doc)
+        lines.append(json.dumps(sample | dict.fromkeys(metrics, [unit])) + "\n")
+    (run / f"samples_quench_indic_{STAMP}.jsonl").write_text("".join(lines), encoding="utf-8")
+    config = {"task": "quench_indic", "metadata": {"version": 4.0}, "metric_list": []}
+    results = {"results": {"quench_indic": {"alias": "quench_indic"}}, "configs": {"quench_indic": config},
+               "model_name": "org/model", "config": {"gen_kwargs": gen_kwargs}}  # fmt: skip
+    (run / f"results_{STAMP}.json").write_text(json.dumps(results), encoding="utf-8")
+    return folder
+
+
+def test_quench_is_compared_entity_by_entity_with_paired_intervals(tmp_path):
+    """QUENCH logs each entity's prediction and reference, not a number: compare scores them per entity, so BLEU,
+    ROUGE-L and the unanswered share get paired intervals; corpus BLEU stays skipped, with its reason."""
+    a = _quench_run(tmp_path / "a", ["something else"] * 30, {"temperature": 0})
+    b = _quench_run(tmp_path / "b", ["Answer number {}"] * 20 + [""] * 10, {"temperature": 0.7})
+    comparison = compare_runs(a, b, iters=500)
+    assert comparison.labels == ("org/model [gen_kwargs temperature=0]", "org/model [gen_kwargs temperature=0.7]")
+    scores = comparison.results["quench_indic"]
+    assert set(scores) == {"bleu", "rouge_l", "unanswered"}
+    assert scores["unanswered"].a == 0 and scores["unanswered"].b == pytest.approx(1 / 3)
+    assert scores["rouge_l"].diff == pytest.approx(200 / 3) and scores["rouge_l"].significant  # ROUGE-L x 100
+    assert all(c.n == 30 for c in scores.values())
+    assert "bleu_sacrebleu" in comparison.skipped["quench_indic"]

@@ -29,7 +29,7 @@ CORRECT = {
 }
 
 
-def _write_model(root: Path, model: str) -> None:
+def _write_model(root: Path, model: str, gen_kwargs: dict | None = None) -> None:
     folder = root / model
     folder.mkdir(parents=True)
     tasks = sorted(t for m, t in CORRECT if m == model)
@@ -48,7 +48,7 @@ def _write_model(root: Path, model: str) -> None:
         if "invalid" in metrics:
             results[task]["invalid,none"] = 1 / N
         configs[task] = {"task": task, "metric_list": [{"metric": m, "aggregation": "mean"} for m in metrics]}
-    data = {"results": results, "configs": configs, "model_name": model}
+    data = {"results": results, "configs": configs, "model_name": model, "config": {"gen_kwargs": gen_kwargs or {}}}
     (folder / f"results_{DATE}.json").write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -60,7 +60,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return write_report([root], root / "report", iters=200)
 
 
-HEADINGS = ("Cross-lingual gap report", "NSP", "Y-NQ", "High- vs low-resource deltas", "Invalid answers")
+HEADINGS = ("Cross-lingual gap report", "Runs", "NSP", "Y-NQ", "Differences between runs",
+            "High- vs low-resource deltas", "Invalid answers")  # fmt: skip
 
 
 def test_markdown(report: tuple[Path, Path]) -> None:
@@ -180,3 +181,35 @@ def test_consistency_runs_sit_beside_accuracy(tmp_path: Path) -> None:
     assert "## Self-translation consistency" in text
     assert "| nsp | en-sw | 0.5500 | 0.5000 | 0.6000 [0.4000, 0.8000] | 0.7000 [0.4000, 0.8000] | - |" in text
     assert "nsp_english_1k" not in text  # the T stage's accuracy is in the row, not a task run of its own
+
+
+def test_two_runs_of_one_model_are_two_labelled_rows_with_their_difference(tmp_path: Path) -> None:
+    """The same model run twice with different generation settings: never merged into one row; the second run's
+    difference from the first comes with a paired interval, and the runs' settings are listed."""
+    _write_model(tmp_path / "greedy", "model-a", {"temperature": 0})
+    _write_model(tmp_path / "sampled", "model-b", {"temperature": 0.7})
+    for path in (tmp_path / "sampled" / "model-b").iterdir():  # model-b's numbers, as another run of model-a
+        path.write_text(path.read_text(encoding="utf-8").replace("model-b", "model-a"), encoding="utf-8")
+    md = write_report([tmp_path / "greedy", tmp_path / "sampled"], tmp_path / "out", iters=200)[0].read_text()
+    greedy, sampled = "model-a [gen_kwargs temperature=0]", "model-a [gen_kwargs temperature=0.7]"
+    assert f"| {greedy} | nsp_english | acc | {16 / N:.4f} |" in md
+    assert f"| {sampled} | nsp_english | acc | {18 / N:.4f} |" in md
+    assert f"| {greedy} | model-a | none | temperature=0 |" in md.split("## Runs", 1)[1]
+    differences = md.split("## Differences between runs", 1)[1]
+    assert f"A: {greedy}." in differences
+    row = re.search(
+        rf"\| {re.escape(sampled)} \| nsp_english \| acc \| 0.8000 \| 0.9000 \| 0.1000 \| \[(\S+), (\S+)\]", md
+    )
+    assert row and 0 <= float(row[1]) <= 0.1 <= float(row[2])  # two documents gained, none lost
+    assert "base64," not in md and (tmp_path / "out" / "nsp.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_nan_metric_is_shown_as_na_with_its_reason(tmp_path: Path) -> None:
+    _write_model(tmp_path, "model-a")
+    results = next((tmp_path / "model-a").glob("results_*.json"))
+    data = json.loads(results.read_text(encoding="utf-8"))
+    data["results"]["ynq_english"]["rouge,none"] = float("nan")
+    results.write_text(json.dumps(data), encoding="utf-8")
+    md = write_report([tmp_path], tmp_path / "out", iters=50)[0].read_text(encoding="utf-8")
+    assert "| model-a | ynq_english | rouge | n/a (NaN: nothing to average) | n/a | 0 |" in md
+    assert "nan |" not in md.lower().replace("n/a (nan", "")

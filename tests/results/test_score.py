@@ -77,15 +77,22 @@ def test_score_names_the_bad_line(tmp_path, local_data):
         score_samples(log)
 
 
-def test_score_reproduces_a_live_lm_eval_run(tmp_path, tiny_model, local_data):
-    """A real `lm_eval` run (random-weight model) and `score` on its sample logs give the same metrics."""
-    out = tmp_path / "out"
+@pytest.fixture(scope="module")
+def live_run(tmp_path_factory, tiny_model, data_root):
+    """A real `lm_eval` run (random-weight model) with sample logs."""
+    out = tmp_path_factory.mktemp("live") / "out"
     run_cli(
         "lm_eval", "--model", "hf", "--model_args", f"pretrained={tiny_model},dtype=float32",
         "--tasks", "nsp_hausa,nsp_english_ll,nsp_swahili_cot", "--limit", "6",
         "--gen_kwargs", "max_gen_toks=24", "--batch_size", "6",
-        "--log_samples", "--output_path", str(out),
+        "--log_samples", "--output_path", str(out), env={"LM_EVAL_XLING_DATA": str(data_root)},
     )  # fmt: skip
+    return out
+
+
+def test_score_reproduces_a_live_lm_eval_run(live_run, local_data):
+    """`score` on a real run's sample logs gives the run's metrics."""
+    out = live_run
     live = _results_json(out)
     logs = sorted(out.rglob("samples_*.jsonl"))
     assert len(logs) == 3
@@ -93,6 +100,67 @@ def test_score_reproduces_a_live_lm_eval_run(tmp_path, tiny_model, local_data):
     for task in ("nsp_hausa", "nsp_english_ll", "nsp_swahili_cot"):
         expected = {k: v for k, v in live[task].items() if k != "alias" and isinstance(v, float)}
         assert expected and {k: rescored[task][k] for k in expected} == pytest.approx(expected), task
+
+
+def _lines(path):
+    return path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def _tampered(live_run, tmp_path, tamper):
+    """A copy of the live run's folder whose Hausa log `tamper(folder, log)` changed; returns the log to score."""
+    import shutil
+
+    folder = shutil.copytree(next(live_run.rglob("results_*.json")).parent, tmp_path / "run")
+    return tamper(folder, next(folder.glob("samples_nsp_hausa_*.jsonl")))
+
+
+def _renamed_without_hashes(folder, log):
+    english = log.with_name(log.name.replace("nsp_hausa", "nsp_english"))
+    lines = [json.loads(line) for line in _lines(log)]
+    english.write_text("".join(json.dumps({k: v for k, v in x.items() if k != "doc_hash"}) + "\n" for x in lines))
+    return english
+
+
+def _cut_to_five(folder, log):
+    """Cut to 5 of its 6 documents, and its results file without task_hashes: the document count tells."""
+    log.write_text("".join(_lines(log)[:5]), encoding="utf-8")
+    results = next(folder.glob("results_*.json"))
+    data = json.loads(results.read_text(encoding="utf-8"))
+    del data["task_hashes"]
+    results.write_text(json.dumps(data), encoding="utf-8")
+    return log
+
+
+def _answers_edited(folder, log):
+    lines = [json.loads(line) for line in _lines(log)]
+    for line in lines:  # every reply now names the right option: the run's accuracy was not 1
+        line["resps"] = [[f"Answer: {line['doc']['label']}"]]
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return log
+
+
+@pytest.mark.parametrize(
+    ("tamper", "named"),
+    [
+        (_renamed_without_hashes, "has no results for nsp_english; not a log of that run"),
+        (_cut_to_five, "5 documents, but results_"),
+        (_answers_edited, "the log's replies are not those the run scored"),
+    ],
+)
+def test_score_refuses_a_log_its_run_did_not_write(live_run, local_data, tmp_path, tamper, named):
+    """A log renamed to another task (and stripped of doc_hash), cut short, or with edited replies, beside the
+    results file of its run: refused with one line, never scored."""
+    log = _tampered(live_run, tmp_path, tamper)
+    assert named in _fails(["score", str(log)])
+
+
+def test_score_checks_documents_without_doc_hash(tmp_path, hausa_docs, local_data):
+    """A Hausa log renamed to English, with no results file beside and no doc_hash: its documents are checked."""
+    log = tmp_path / "samples_nsp_english_2026-01-01T00-00-00.000000.jsonl"
+    _write_log(log, hausa_docs, ["A", "B"], [0, 1])
+    log.write_text("".join(json.dumps({k: v for k, v in json.loads(x).items() if k != "doc_hash"}) + "\n"
+                           for x in _lines(log)))  # fmt: skip
+    assert "doc_id 0: the logged document differs from the task's dataset" in _fails(["score", str(log)])
 
 
 def _fails(argv: list[str]) -> str:
