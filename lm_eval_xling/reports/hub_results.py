@@ -39,7 +39,7 @@ FRAMEWORK = "lm-eval"  # `evaluation_framework` of the entries and of hub_datase
 # The metric a task's leaderboard ranks: the first of these the task reports (metric names, not task names), else
 # the task's first metric. Only metrics every run of a task reports: a judge-dependent one (QUENCH's jury_mean)
 # would make one task's leaderboard rank different metrics for different models.
-MAIN_METRICS = ("acc_norm", "acc", "exact_match", "macro_f1", "f1", "rougeL", "rouge_l")
+MAIN_METRICS = ("acc", "acc_norm", "exact_match", "macro_f1", "f1", "rougeL", "rouge_l")
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 _UNSAFE_FILE_CHARS = re.compile(r"[^\w.-]")
 
