@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from lm_eval_xling.cli import command
-from lm_eval_xling.config import raw_root
+from lm_eval_xling.config import RAW_ENV, raw_root
 from lm_eval_xling.errors import UserError
 
 
@@ -15,6 +15,8 @@ def _build(args: argparse.Namespace) -> int:
     from lm_eval_xling.data import DatasetError, SourceMissing
     from lm_eval_xling.data.builders import build, builders
 
+    if not args.raw.is_dir():
+        raise UserError(f"raw sources folder {args.raw} not found (--raw, or ${RAW_ENV})")
     names = args.only or sorted(builders())
     built, failed = 0, {}
     for name in names:

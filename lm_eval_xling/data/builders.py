@@ -2,7 +2,8 @@
 
 Each `hub_datasets/<name>/build.py` defines `SPEC` (a DatasetSpec) and `build(raw, out) -> counts`, which
 writes the dataset under the data root `out` in the layout the tasks read; `README.md` beside it is the
-dataset card, copied to `<out>/<hub id>/README.md`.
+dataset card, copied to `<out>/<hub id>/README.md`, and `eval.yaml`, where there is one, the benchmark's declaration
+of its tasks for the Hub's eval results, copied beside the card.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def build(name: str, raw: Path, out: Path) -> dict[str, int]:
         except OSError as err:  # a file missing or unreadable inside a present source
             raise DatasetError(f"{hub_id}: cannot read raw file {err.filename}: {err.strerror}") from None
         shutil.copyfile(hub_datasets_dir() / name / "README.md", staging / hub_id / "README.md")
+        if (declaration := hub_datasets_dir() / name / "eval.yaml").is_file():
+            shutil.copyfile(declaration, staging / hub_id / "eval.yaml")
         target = out / hub_id
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.exists():

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
+from typing import Any
 
 from lm_eval_xling.cli import command
+from lm_eval_xling.errors import UserError
+
+# Why a share is undefined, by the items it is over (correct/incorrect: as run A answered them).
+UNDEFINED = {"all": "no item in both logs", "correct": "A got no item right", "incorrect": "A got every item right"}
 
 
 def _run(args: argparse.Namespace, extra: list[str]) -> int:
@@ -36,8 +42,11 @@ def _compare(args: argparse.Namespace) -> int:
         return 0
     print("| | consistency | 95% CI |\n|---|---:|---|")
     for name in ("all", "correct", "incorrect"):
-        low, high = result.ci[name]
-        print(f"| {name} | {getattr(result, name):.3f} | {low:.3f}-{high:.3f} |")
+        value, (low, high) = getattr(result, name), result.ci[name]
+        if math.isfinite(value):
+            print(f"| {name} | {value:.3f} | {low:.3f}-{high:.3f} |")
+        else:
+            print(f"| {name} | n/a ({UNDEFINED[name]}) | n/a |")
     print(f"items compared: {result.n}; invalid answers: A {result.invalid_a}, B {result.invalid_b}")
     print(
         f"matched: {checked['matched']}; only in A: {checked['only_a']}, only in B: {checked['only_b']}; "
@@ -48,11 +57,36 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(args: argparse.Namespace) -> int:
+REPORT_FIELDS = {"task": str, "direction": str, "accuracy": dict, "consistency": dict, "translation": dict}
+
+
+def _expect(path: Path, what: str, value: Any, kind: type) -> None:
+    if not isinstance(value, kind):
+        expected = "an object" if kind is dict else "a string"
+        raise UserError(f"{path}: {what}: expected {expected}, got {value!r:.40}")
+
+
+def read_report(folder: Path) -> dict[str, Any]:
+    """The consistency.json of a `consistency run` folder; UserError naming the file where it is torn or not one."""
     from lm_eval_xling.xsense import CONSISTENCY_REPORT
+
+    path = folder / CONSISTENCY_REPORT
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise UserError(f"{path}: not readable as JSON ({err}); `consistency run` again rewrites it") from None
+    _expect(path, "the report", report, dict)
+    for name, kind in REPORT_FIELDS.items():
+        _expect(path, f"field {name!r}", report.get(name), kind)
+    for name, run in report["consistency"].items():
+        _expect(path, f"field 'consistency.{name}'", run, dict)
+    return report
+
+
+def _table(args: argparse.Namespace) -> int:
     from lm_eval_xling.xsense.pipeline import table
 
-    print(table([json.loads((folder / CONSISTENCY_REPORT).read_text(encoding="utf-8")) for folder in args.runs]))
+    print(table([read_report(folder) for folder in args.runs]))
     return 0
 
 

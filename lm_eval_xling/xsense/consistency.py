@@ -7,8 +7,9 @@ Correctness is that metric's per-item value, as lm-eval computed it (so multiple
 whose gold answer is a context index rather than the logged target, split correctly).
 
 Before comparing, the logs must be of one task family (`xsense_pawsx_en` and `xsense_pawsx_de`; `paws_en` and
-`paws_de`) and of the same items: each shared doc_id must have the same lm-eval `doc_hash`, or (a translation)
-the same dataset id, or, where the documents carry no id, the same gold answer. Anything else is refused.
+`paws_de`) whose primary metric scores each item 0 or 1 (QUENCH's overlap scores do not), and of the same items:
+each shared doc_id must have the same lm-eval `doc_hash`, or (a translation) the same dataset id, or, where the
+documents carry no id, the same gold answer. Anything else is refused.
 
 Invalid answers: the paper maps every invalid answer to one label (-1), so two invalid answers agree (the default,
 `invalid_rule="paper"`); `invalid_rule="never"` counts them as disagreeing.
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from lm_eval_xling.metrics import INVALID
-from lm_eval_xling.results.logs import SamplesError, logged_doc_hash
+from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, task_name_from_path
 from lm_eval_xling.results.replay import replay_samples
 from lm_eval_xling.stats import RESAMPLES, mean_ci
 
@@ -84,9 +85,32 @@ def _item_id(doc: dict[str, Any]) -> Any:
     return next((doc[key] for key in ID_FIELDS if key in doc), None)
 
 
+def _correct(path: Path, sample: dict[str, Any], task: str, metric: str) -> bool:
+    """Whether the metric scored the item right; CompareError where it does not score items 0 or 1."""
+    value = sample[metric]
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if number not in (0.0, 1.0):
+        shown = repr(value) if isinstance(value, (int, float)) else f"a {type(value).__name__}"
+        raise CompareError(
+            f"{path} doc_id {sample['doc_id']}: {task}'s metric {metric!r} is {shown}, not 0 or 1; consistency "
+            "compares tasks that score each item right or wrong (acc, acc_norm)"
+        )
+    return number == 1.0
+
+
 def read_log(path: Path, task: str | None = None) -> Log:
     """Answers of one sample log by doc_id, after the task's own standardisation of the raw responses."""
-    task_obj, samples = replay_samples(path, task)
+    try:
+        task_obj, samples = replay_samples(path, task)
+    except KeyError as err:  # the task's code reads a field its documents lack
+        name = task or task_name_from_path(path)
+        raise CompareError(
+            f"{path}: its documents have no field {err} that task {name} reads; is this a log of {name}? "
+            "(the task comes from the file name, or --task_a / --task_b)"
+        ) from None
     metric = primary_metric(task_obj)
     first_filter = samples[0]["filter"]
     out = {}
@@ -99,7 +123,7 @@ def read_log(path: Path, task: str | None = None) -> Log:
             value = str(s["filtered_resps"][0]) if s["filtered_resps"] else None
         out[s["doc_id"]] = Answer(
             value=None if value in INVALID_MARKERS else value,
-            correct=float(s[metric]) == 1.0,
+            correct=_correct(path, s, task_obj.config.task, metric),
             doc_hash=logged_doc_hash(s),
             item_id=_item_id(s["doc"]),
             gold=_gold(task_obj, s["doc"]),
@@ -107,14 +131,19 @@ def read_log(path: Path, task: str | None = None) -> Log:
     return Log(task_obj.config.task, metric, out)
 
 
+def check_family(task_a: str, task_b: str) -> None:
+    """CompareError unless the two tasks are of one family."""
+    if family(task_a) != family(task_b):
+        raise CompareError(
+            f"different tasks: {task_a} (family {family(task_a)}) and {task_b} (family {family(task_b)}); "
+            "consistency compares the same items in two senses of one task"
+        )
+
+
 def match_items(a: Log, b: Log) -> dict[str, int]:
     """How the shared doc_ids were matched ({"doc_hash", "id", "gold"}: counts); CompareError when the logs are of
     different task families or hold different items under one doc_id."""
-    if family(a.task) != family(b.task):
-        raise CompareError(
-            f"different tasks: {a.task} (family {family(a.task)}) and {b.task} (family {family(b.task)}); "
-            "consistency compares the same items in two senses of one task"
-        )
+    check_family(a.task, b.task)
     shared = sorted(a.answers.keys() & b.answers.keys())
     if not shared:
         raise CompareError(f"the two sample logs have no document id in common ({a.task} vs {b.task})")
@@ -207,6 +236,9 @@ def compare(
     path_a: Path, path_b: Path, task_a: str | None = None, task_b: str | None = None, invalid_rule: str = "paper"
 ) -> tuple[Consistency, dict[str, Any]]:
     """Consistency of two logs, and what was compared: {"tasks", "metric", "matched", "only_a", "only_b"}."""
+    names = (task_a or task_name_from_path(path_a), task_b or task_name_from_path(path_b))
+    if None not in names:  # before replaying: one family's task code fails on another's documents
+        check_family(*names)
     a, b = read_log(path_a, task_a), read_log(path_b, task_b)
     matched = match_items(a, b)
     result = consistency(a.answers, b.answers, invalid_rule)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -28,7 +29,9 @@ from typing import Any
 import yaml
 
 from lm_eval_xling.child import run_child
+from lm_eval_xling.config import write_cache_file
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.redact import public_name
 from lm_eval_xling.results.folders import complete_samples
 from lm_eval_xling.results.logs import read_samples
 from lm_eval_xling.results.replay import DOCUMENT_KEYS
@@ -247,11 +250,16 @@ def run(plan: Run) -> dict[str, Any] | None:
     collapsed = translation.collapsed(declaration, docs, inputs)
     report = make_report(plan, logs, scored, collapsed) | {"instruction": pieces, "translations": plan.translations}
     if translated is not None:
-        report["logs"]["translate"] = str(translated)
-    (plan.output / CONSISTENCY_REPORT).write_text(
-        json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False), encoding="utf-8"
-    )
+        report["logs"]["translate"] = recorded(plan.output, translated)
+    text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
+    write_cache_file(plan.output / CONSISTENCY_REPORT, text.encode("utf-8"))  # whole or absent, never torn
     return report
+
+
+def recorded(output: Path, log: Path) -> str:
+    """A stage's log as the report records it: relative to the run folder, lm-eval's folder for a local model
+    (`__home__me__model`) as `redact.public_name` names the model, so that the report names no local path."""
+    return "/".join(public_name(part) for part in log.relative_to(output).parts)
 
 
 def make_report(
@@ -269,7 +277,7 @@ def make_report(
     report: dict[str, Any] = {
         "task": plan.declaration.name,
         "direction": f"{plan.source}-{plan.target}",
-        "logs": {name: str(log) for name, log in logs.items()},
+        "logs": {name: recorded(plan.output, log) for name, log in logs.items()},
         "accuracy": {name: sum(a.correct for a in run.values()) / len(run) for name, run in runs.items()},
         "consistency": {},
         "translation": (quality.quality(items, language) if items else {}) | {"reference": reference},
@@ -292,28 +300,34 @@ def make_report(
     return strict(report)
 
 
-def _cell(value: float | None, spec: str) -> str:
-    """A table cell; "-" for a share that is undefined (null in the report) or a run that does not exist."""
-    return "-" if value is None else format(value, spec)
+def _cell(value: Any, spec: str, reason: str) -> str:
+    """A table cell: the number, or `n/a (<reason>)` where it is undefined (null in the report, or not finite)."""
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return format(value, spec)
+    return f"n/a ({reason})"
 
 
 def table(reports: list[dict[str, Any]]) -> str:
     """The paper's layout, a row per task and direction: consistency in columns T, I, X and the rerun baseline,
     beside the original's accuracy, translation quality (BLEU against the human translations, or chrF of the
-    round trip where there are none) and the items whose options collapsed in translation."""
+    round trip where there are none) and the items whose options collapsed in translation. "-": the run or score
+    does not exist for the task; "n/a (reason)": it exists but is undefined."""
     lines = [
         "| task | direction | accuracy | T | I | X | rerun | BLEU | round-trip chrF | collapsed |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for report in reports:
         runs = report["consistency"]
-        cells = [_cell(runs.get(name, {}).get("all"), ".3f") for name in (*translation.CONDITIONS, "rerun")]
+        cells = [
+            _cell(runs[name].get("all"), ".3f", "no item in both runs") if name in runs else "-"
+            for name in (*translation.CONDITIONS, "rerun")
+        ]
         quality_ = report["translation"]
         round_trip = quality_.get("reference") == ROUND_TRIP
-        bleu = _cell(None if round_trip else quality_.get("bleu"), ".1f")
-        chrf = _cell(quality_.get("chrf") if round_trip else None, ".1f")
+        bleu = "-" if round_trip else _cell(quality_.get("bleu"), ".1f", "no reference translations")
+        chrf = _cell(quality_.get("chrf"), ".1f", "no round trip") if round_trip else "-"
         collapsed = report.get("collapsed", {}).get("n", 0)
-        accuracy = _cell(report["accuracy"]["original"], ".3f")
+        accuracy = _cell(report["accuracy"].get("original"), ".3f", "no original run")
         lines.append(
             f"| {report['task']} | {report['direction']} | {accuracy} | {' | '.join(cells)} | {bleu} | {chrf} | "
             f"{collapsed} |"

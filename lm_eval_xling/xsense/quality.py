@@ -13,10 +13,11 @@ from collections import defaultdict
 from typing import Any
 
 from lm_eval_xling.metrics.overlap import corpus_bleu, corpus_chrf, rouge, sentence_bleu
-from lm_eval_xling.results.logs import read_samples
+from lm_eval_xling.results.logs import SamplesError, read_samples
 from lm_eval_xling.xsense.translation_reply import clean_translation
 
 GOOD_BLEU = 50.0
+TRANSLATION_FIELDS = ("target_language", "reference", "key", "text")  # of an xsense_translate document
 
 
 def input_translations(log) -> tuple[dict[int, list[tuple[str, str]]], str]:
@@ -24,8 +25,13 @@ def input_translations(log) -> tuple[dict[int, list[tuple[str, str]]], str]:
     and the target language."""
     items: dict[int, list[tuple[str, str]]] = defaultdict(list)
     language = "en"
-    for sample in read_samples(log).values():
+    for line_id, sample in read_samples(log).items():
         doc = sample["doc"]
+        missing = [f for f in TRANSLATION_FIELDS if f not in doc] if isinstance(doc, dict) else ["(an object)"]
+        if missing:
+            raise SamplesError(
+                f"{log} doc_id {line_id}: field 'doc.{missing[0]}' is missing; not an xsense_translate sample log"
+            )
         language = doc["target_language"]
         if doc["reference"] is None:  # an instruction piece
             continue

@@ -87,3 +87,11 @@ def test_one_corrupt_source_does_not_stop_the_others(tmp_path, synthetic_raw, da
         assert (out / path.relative_to(data_root)).read_bytes() == path.read_bytes()
     assert sorted(p.name for p in (out / "lm-eval-xling").iterdir()) == ["nsp"]
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_a_missing_raw_folder_is_one_line_and_exit_2(tmp_path):
+    missing, out = tmp_path / "no-raw", tmp_path / "out"
+    proc = run_cli("lm-eval-xling", "data", "build", "--raw", str(missing), "--out", str(out), check=False)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == f"data build: raw sources folder {missing} not found (--raw, or $LM_EVAL_XLING_RAW)\n"
+    assert not out.exists()

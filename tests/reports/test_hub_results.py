@@ -264,3 +264,14 @@ def test_declared_tasks_are_in_lm_evals_task_list(task_manager):
     for path in hub_datasets_dir().glob("*/eval.yaml"):
         for task in yaml.safe_load(path.read_text(encoding="utf-8"))["tasks"]:
             assert task["id"] in all_tasks, f"{path}: {task['id']}"
+
+
+def test_a_built_dataset_carries_its_eval_declaration_beside_its_card(data_root):
+    """`data build` copies each benchmark's eval.yaml into the dataset folder it publishes (`data push` uploads it)."""
+    from lm_eval_xling.data.builders import builders
+
+    built = [name for name, module in builders().items() if (data_root / module.SPEC.hub_id / "README.md").is_file()]
+    assert "nsp" in built
+    for name in built:
+        folder = data_root / builders()[name].SPEC.hub_id
+        assert (folder / "eval.yaml").read_bytes() == (hub_datasets_dir() / name / "eval.yaml").read_bytes(), name

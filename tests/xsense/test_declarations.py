@@ -115,7 +115,7 @@ def test_table_puts_nsp_beside_the_papers_rows():
     ]).splitlines()  # fmt: skip
     assert rows[0] == "| task | direction | accuracy | T | I | X | rerun | BLEU | round-trip chrF | collapsed |"
     assert rows[2] == "| pawsx | en-de | 0.800 | 0.500 | 0.250 | 0.750 | 0.900 | 31.2 | - | 0 |"
-    assert rows[3] == "| nsp | en-sw | 0.800 | 0.600 | 0.700 | - | 1.000 | - | 40.0 | 2 |"
+    assert rows[3] == "| nsp | en-sw | 0.800 | 0.600 | 0.700 | n/a (no item in both runs) | 1.000 | - | 40.0 | 2 |"
     assert rows[4] == "| xstorycloze | en-es | 0.800 | 0.900 | - | 0.900 | 1.000 | 20.0 | - | 0 |"
 
 

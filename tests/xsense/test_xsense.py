@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from pathlib import Path
 
 import pytest
+from lm_eval.utils import sanitize_model_name
 from support.common import run_cli
 
 from lm_eval_xling.metrics.overlap import rouge
@@ -195,7 +198,16 @@ def test_consistency_run_all_stages_then_resume(tmp_path, tiny_model, local_data
             "--device", "cpu", "--gen_kwargs", "max_gen_toks=12"]  # fmt: skip
     first = run_cli(*args)
     assert "| pawsx | en-de |" in first.stdout
-    report = json.loads((out / "consistency.json").read_text())
+    text = (out / "consistency.json").read_text()
+    report = json.loads(text)
+    # no local path in the report: the logs relative to the run folder, the local model by its public name
+    for local in (str(tmp_path), str(tiny_model), str(Path.home()), sanitize_model_name(str(tiny_model))):
+        assert local not in text
+    assert not re.search(r'"(/|~/|\.\./)', text)
+    assert len(report["logs"]) == 7 and report["logs"]["original"].startswith("original/local:tiny-llama")
+    assert "| pawsx | en-de |" in run_cli("lm-eval-xling", "consistency", "table", str(out)).stdout
+    run_cli("lm-eval-xling", "report", str(out), "--out", str(tmp_path / "report"), "--iters", "20")
+    assert "| pawsx | en-de |" in (tmp_path / "report" / "report.md").read_text()  # the gap report reads it too
     assert set(report["consistency"]) == {"rerun", "T", "I", "X", "I_native"}
     assert report["translations"] == "model" and set(report["instruction"]) == {"prefix", "suffix", "sentence_word"}
     assert report["translation"]["reference"] == "human" and report["collapsed"]["n"] == 0

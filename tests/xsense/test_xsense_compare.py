@@ -4,10 +4,13 @@ lm-eval's multiple-input tasks (xwinograd), whose correct/incorrect split needs 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from support.common import run_cli
 
+from lm_eval_xling.nsp.tasks import load as load_nsp
+from lm_eval_xling.quench.tasks import load_entities
 from lm_eval_xling.results.logs import doc_hash
 from lm_eval_xling.xsense.consistency import Answer, consistency, strict
 from lm_eval_xling.xsense.tasks import load
@@ -84,6 +87,16 @@ def test_the_seven_item_example_on_logs(tmp_path, local_data):
     assert "| all | 0.571 |" in _compare(a, b).stdout  # the paper's rule is the default
 
 
+def test_translations_that_are_not_a_translation_log_are_named(tmp_path, local_data):
+    docs = load("pawsx", "en")["test"].to_list()[:7]
+    replies_a, replies_b = _seven_replies(docs)
+    a = _log(tmp_path / "a" / f"samples_xsense_pawsx_en_{STAMP}.jsonl", docs, replies_a)
+    b = _log(tmp_path / "b" / f"samples_xsense_pawsx_en_{STAMP}.jsonl", docs, replies_b)
+    proc = _compare(a, b, "--translations", str(a), check=False)  # a task log, not an xsense_translate one
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{a} doc_id 0: field 'doc.target_language' is missing; not an xsense_translate sample log" in proc.stderr
+
+
 def test_refuses_a_pawsx_log_against_an_xnli_log(tmp_path, local_data):
     pawsx = load("pawsx", "en")["test"].to_list()[:4]
     xnli = load("xnli", "en")["test"].to_list()[:4]
@@ -92,6 +105,86 @@ def test_refuses_a_pawsx_log_against_an_xnli_log(tmp_path, local_data):
     proc = _compare(a, b, "--json", check=False)
     assert proc.returncode == 2 and proc.stdout == ""
     assert "different tasks: xsense_pawsx_en (family xsense_pawsx) and xsense_xnli_en" in proc.stderr
+
+
+def test_refuses_an_nsp_log_against_an_xsense_log_in_one_line(tmp_path, local_data):
+    pawsx = load("pawsx", "en")["test"].to_list()[:4]
+    nsp = load_nsp("en")["test"].to_list()[:4]
+    a = _log(tmp_path / "a" / f"samples_xsense_pawsx_en_{STAMP}.jsonl", pawsx, ["Yes"] * 4)
+    b = _log(tmp_path / "b" / f"samples_nsp_english_{STAMP}.jsonl", nsp, ["A"] * 4)
+    proc = _compare(b, a, check=False)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        "consistency compare: different tasks: nsp_english (family nsp) and xsense_pawsx_en (family xsense_pawsx); "
+        "consistency compares the same items in two senses of one task\n"
+    )
+
+
+def test_refuses_logs_of_a_task_that_does_not_score_items_right_or_wrong(tmp_path, local_data):
+    """QUENCH is scored by overlap and judges, not right or wrong per item: there is no consistency to split."""
+    docs = load_entities()["test"].to_list()[:3]
+    log = tmp_path / f"samples_quench_{STAMP}.jsonl"
+    log.write_text("".join(json.dumps({"doc_id": i, "doc": d, "resps": [["<X Paris>"]]}) + "\n"
+                           for i, d in enumerate(docs)))  # fmt: skip
+    proc = _compare(log, log, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert re.fullmatch(
+        rf"consistency compare: {re.escape(str(log))} doc_id 0: quench's metric '\w+' is a list, not 0 or 1; "
+        r"consistency compares tasks that score each item right or wrong \(acc, acc_norm\)",
+        proc.stderr.splitlines()[-1],
+    )
+
+
+def test_a_log_named_for_another_task_is_refused_until_its_task_is_given(tmp_path, local_data):
+    docs = load("pawsx", "en")["test"].to_list()[:4]
+    log = _log(tmp_path / f"samples_xsense_xnli_en_{STAMP}.jsonl", docs, ["Yes"] * 4)  # a PAWS-X log, misnamed
+    proc = _compare(log, log, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"consistency compare: {log}: its documents have no field 'premise' that task xsense_xnli_en reads; is this "
+        "a log of xsense_xnli_en? (the task comes from the file name, or --task_a / --task_b)"
+    )
+    given = ("--task_a", "xsense_pawsx_en", "--task_b", "xsense_pawsx_en", "--json")
+    assert json.loads(_compare(log, log, *given).stdout)["all"] == 1.0
+
+
+def _report(**consistency) -> dict:
+    return {"task": "pawsx", "direction": "en-de", "accuracy": {"original": 0.5},
+            "translation": {"reference": "human", "bleu": 30.0}, "collapsed": {"n": 0},
+            "consistency": {"rerun": {"all": 1.0}} | consistency}  # fmt: skip
+
+
+def _table(run, text):
+    run.mkdir(exist_ok=True)
+    (run / "consistency.json").write_text(text, encoding="utf-8")
+    return run_cli("lm-eval-xling", "consistency", "table", str(run), check=False)
+
+
+def test_table_of_a_torn_or_foreign_report_names_the_file(tmp_path):
+    run = tmp_path / "run"
+    text = json.dumps(_report(T={"all": 0.5}))
+    path = run / "consistency.json"
+    for written, message in [
+        (text[: len(text) // 2], f"{path}: not readable as JSON (Unterminated string starting at: line 1 "),
+        ("[]", f"{path}: the report: expected an object, got []"),
+        (json.dumps(_report() | {"consistency": None}), f"{path}: field 'consistency': expected an object, got None"),
+        (json.dumps(_report(T=0.5)), f"{path}: field 'consistency.T': expected an object, got 0.5"),
+    ]:
+        proc = _table(run, written)
+        assert proc.returncode == 2 and proc.stdout == "", written
+        assert len(proc.stderr.splitlines()) == 1 and proc.stderr.startswith(f"consistency table: {message}")
+
+
+def test_table_shows_an_undefined_number_as_n_a_with_its_reason(tmp_path):
+    """null (every item collapsed), and NaN or Infinity as an older or edited report may hold them."""
+    report = _report(T={"all": float("nan")}, I={"all": 0.25}, X={"all": None, "n": 0})
+    report["translation"]["bleu"] = float("inf")
+    proc = _table(tmp_path / "run", json.dumps(report))
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[-1] == (
+        "| pawsx | en-de | 0.500 | n/a (no item in both runs) | 0.250 | n/a (no item in both runs) | 1.000 | "
+        "n/a (no reference translations) | - | 0 |"
+    )
 
 
 def test_refuses_two_logs_of_different_documents(tmp_path, local_data):
@@ -123,6 +216,8 @@ def test_json_is_strict_where_a_share_is_undefined(tmp_path, local_data):
     a = _log(tmp_path / "a" / f"samples_xsense_pawsx_en_{STAMP}.jsonl", docs, wrong)
     out = _compare(a, a, "--json").stdout
     assert "NaN" not in out and json.loads(out)["correct"] is None
+    text = _compare(a, a).stdout
+    assert "| correct | n/a (A got no item right) | n/a |" in text and "nan" not in text
     assert strict({"x": [float("nan"), 1.0, float("inf")]}) == {"x": [None, 1.0, None]}
 
 
