@@ -7,7 +7,9 @@ requests (API judges: `num_concurrent` in their model_args). As in the paper, a 
 `"judge_exclude_self": true` skips it instead.
 Every verdict is written to a SQLite cache keyed by judge and prompt as soon as it arrives, so a re-run or a resumed
 run asks nothing twice; a judge failure (after lm-eval's own retries) is marked on the item, never cached, and
-retried by the next run.
+retried by the next run. Processes sharing a cache claim a prompt before sending it: one that finds a prompt
+claimed waits for its verdict instead of sending it again, and takes the claim over once its owner has ended or has
+stored no verdict for `CLAIM_TIMEOUT_S`.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import hashlib
 import json
 import logging
 import math
+import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +35,8 @@ from lm_eval_xling.redact import is_credential
 log = logging.getLogger("lm_eval.xling.jury")  # under lm-eval's logger, so its CLI shows these lines
 
 _CHUNK = 64
+CLAIM_TIMEOUT_S = 600.0  # a claim whose owner stored no verdict for this long is taken over
+POLL_S = 0.5  # how often a process waiting for another's verdicts looks again
 
 
 def _parse_args(model_args: str) -> dict[str, str]:
@@ -78,13 +85,17 @@ def judges_from_metadata(metadata: dict[str, Any] | None) -> list[Judge]:
 
 
 class VerdictCache:
-    """Judge replies keyed by (judge identity, prompt); safe for several processes writing at once (SQLite WAL)."""
+    """Judge replies keyed by (judge identity, prompt); safe for several processes writing at once (SQLite WAL,
+    which also keeps them on one machine, so that a claim's pid tells whether its owner still runs)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, claim_timeout: float = CLAIM_TIMEOUT_S):
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
         self._enable_wal()
         self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, judge TEXT, reply TEXT, at REAL)")
+        self._db.execute("CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT, pid INTEGER, at REAL)")
+        self.owner = uuid.uuid4().hex  # this cache object's claims: two in one process are two owners
+        self.claim_timeout = claim_timeout
 
     def _enable_wal(self, tries: int = 200) -> None:
         """Switch to WAL, retrying: the switch needs the file to itself and, unlike other statements, does not wait
@@ -97,6 +108,17 @@ class VerdictCache:
                 if attempt == tries - 1:
                     raise
                 time.sleep(0.05)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction, taken at once (BEGIN IMMEDIATE), so that no other process writes in between."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     @staticmethod
     def key(judge: Judge, prompt: str) -> str:
@@ -111,10 +133,51 @@ class VerdictCache:
         return found
 
     def put(self, key: str, judge: Judge, reply: str) -> None:
-        self._db.execute("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?)", (key, judge.name, reply, time.time()))
+        """Store a verdict and drop its claim; the owner's other claims count as fresh again (it is alive)."""
+        now = time.time()
+        with self._transaction():
+            self._db.execute("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?)", (key, judge.name, reply, now))
+            self._db.execute("DELETE FROM claims WHERE key = ?", (key,))
+            self._db.execute("UPDATE claims SET at = ? WHERE owner = ?", (now, self.owner))
+
+    def claim(self, keys: Sequence[str], limit: int) -> list[str]:
+        """Claim up to `limit` of `keys` for this owner to send: those without a verdict that no one else holds, or
+        whose holder has ended or has been silent for `claim_timeout`."""
+        mine = []
+        now = time.time()
+        with self._transaction():
+            for key in keys:
+                if len(mine) == limit:
+                    break
+                if self._db.execute("SELECT 1 FROM verdicts WHERE key = ?", (key,)).fetchone():
+                    continue
+                held = self._db.execute("SELECT owner, pid, at FROM claims WHERE key = ?", (key,)).fetchone()
+                if held and held[0] != self.owner and now - held[2] < self.claim_timeout and _running(held[1]):
+                    continue
+                self._db.execute(
+                    "INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)", (key, self.owner, os.getpid(), now)
+                )
+                mine.append(key)
+        return mine
+
+    def release(self, keys: Sequence[str]) -> None:
+        """Give up this owner's claims on `keys` (those the judge failed on: another process may try them)."""
+        with self._transaction():
+            self._db.executemany("DELETE FROM claims WHERE key = ? AND owner = ?", [(k, self.owner) for k in keys])
 
     def __len__(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
+
+
+def _running(pid: int) -> bool:
+    """Whether a process with this id runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it runs, as another user
+        pass
+    return True
 
 
 class _StoreEachReply:
@@ -182,36 +245,47 @@ class Jury:
                 self.cache.put(key, judge, answer)
                 replies[key] = answer
 
-    def _judge_one(self, judge: Judge, items: list[tuple[str, str]], max_tokens: int) -> dict[str, str]:
-        """Replies for uncached items, chunk by chunk; after a failed chunk, its unanswered items one by one."""
+    def _judge_chunk(self, judge: Judge, items: list[tuple[str, str]], max_tokens: int) -> dict[str, str]:
+        """Replies for claimed items; after a failed request, its unanswered items one by one. The claims of items
+        left unanswered are released (failures are not cached: another process, or the next run, asks again)."""
         replies: dict[str, str] = {}
-        self._model(judge)  # a judge that cannot be built is a configuration error, not a judge failure
-        for start in range(0, len(items), _CHUNK):
-            chunk = items[start : start + _CHUNK]
-            try:
-                self._ask(judge, chunk, max_tokens, replies)
-            except Exception as err:  # noqa: BLE001 - any judge failure: retry what is still unanswered
-                log.warning("judge %s failed on a chunk of %d (%s); retrying one by one", judge.name, len(chunk), err)
-                for item in chunk:
-                    if item[0] in replies:
-                        continue
-                    try:
-                        self._ask(judge, [item], max_tokens, replies)
-                    except Exception as one_err:  # noqa: BLE001
-                        log.warning("judge %s failed on an item: %s", judge.name, type(one_err).__name__)
+        try:
+            self._ask(judge, items, max_tokens, replies)
+        except Exception as err:  # noqa: BLE001 - any judge failure: retry what is still unanswered
+            log.warning("judge %s failed on a chunk of %d (%s); retrying one by one", judge.name, len(items), err)
+            for item in items:
+                if item[0] in replies:
+                    continue
+                try:
+                    self._ask(judge, [item], max_tokens, replies)
+                except Exception as one_err:  # noqa: BLE001
+                    log.warning("judge %s failed on an item: %s", judge.name, type(one_err).__name__)
+        finally:
+            self.cache.release([key for key, _ in items if key not in replies])
         return replies
 
     def _skips(self, judge: Judge) -> bool:
         return self.exclude_self and judge.is_model(self.evaluated)
 
     def _replies(self, judge: Judge, prompts: list[str], max_tokens: int) -> dict[str, str]:
-        """{prompt: reply} for the prompts one judge answered: from the cache, else asked (and cached)."""
+        """{prompt: reply} for the prompts one judge answered: from the cache, else asked (and cached) chunk by
+        chunk; a prompt that another process has claimed is waited for, not sent again."""
         keys = [VerdictCache.key(judge, p) for p in prompts]
         replies = self.cache.get(keys)
-        todo = [(k, p) for k, p in zip(keys, prompts, strict=True) if k not in replies]
-        self.cache_hits += len(prompts) - len(todo)
+        self.cache_hits += len(replies)
+        todo = {k: p for k, p in zip(keys, prompts, strict=True) if k not in replies}
         if todo:
-            replies |= self._judge_one(judge, todo, max_tokens)
+            self._model(judge)  # a judge that cannot be built is a configuration error, not a judge failure
+        while todo:
+            if mine := self.cache.claim(list(todo), _CHUNK):
+                replies |= self._judge_chunk(judge, [(k, todo.pop(k)) for k in mine], max_tokens)
+            else:
+                time.sleep(POLL_S)
+            found = self.cache.get(list(todo))
+            self.cache_hits += len(found)
+            replies |= found
+            for key in found:
+                del todo[key]
         return {p: replies[k] for p, k in zip(prompts, keys, strict=True) if k in replies}
 
     def judge(

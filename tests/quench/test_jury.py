@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
 
+import lm_eval.models  # noqa: F401 - lm-eval's own models first: it loads them only into an empty registry
 import pytest
+from lm_eval.api.model import LM
+from lm_eval.api.registry import register_model
 
-from lm_eval_xling.metrics.jury import Judge, VerdictCache, fleiss_kappa, summarize
+from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache, fleiss_kappa, summarize
 from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 
 
@@ -89,3 +97,73 @@ def test_cache_shared_by_two_processes_loses_and_duplicates_nothing(tmp_path):
         assert p.exitcode == 0
     rows = sqlite3.connect(path).execute("SELECT reply FROM verdicts").fetchall()
     assert sorted(r for (r,) in rows) == sorted(f"reply {i}" for i in range(900))
+
+
+SENT: Counter[str] = Counter()  # every prompt the counting judge was sent, over all its instances
+_SENT_LOCK = threading.Lock()
+
+
+@register_model("jury-counting-judge")
+class CountingJudge(LM):
+    """A judge that counts what it is sent and, after a pause (so that two juries overlap), replies "correct"; it
+    fails on a prompt that asks it to."""
+
+    def __init__(self, **_):
+        super().__init__()
+
+    def generate_until(self, requests, disable_tqdm: bool = False):
+        with _SENT_LOCK:
+            SENT.update(r.args[0] for r in requests)
+        time.sleep(0.2)
+        if any("fail" in r.args[0] for r in requests):
+            raise ConnectionError("judge down")
+        return ["correct"] * len(requests)
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError
+
+    def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError
+
+
+COUNTING = Judge.from_spec({"model": "jury-counting-judge", "model_args": "model=counter"})
+
+
+def test_two_juries_started_together_send_each_prompt_once(tmp_path):
+    """Two juries (each with its own connection, as two processes) on the same prompts, more than one chunk: each
+    prompt reaches the judge once in all, and both get every verdict."""
+    SENT.clear()
+    prompts = [f"Is {i} even? Answer correct or incorrect." for i in range(150)]
+    start, units = threading.Barrier(2), []
+
+    def judge() -> None:
+        jury = Jury([COUNTING], VerdictCache(tmp_path / "cache.sqlite"))
+        start.wait()
+        units.append(jury.judge(prompts, parse_binary))
+
+    threads = [threading.Thread(target=judge) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert Counter(prompts) == SENT
+    assert len(units) == 2 and all([u["counter"]["verdict"] for u in run] == [1.0] * 150 for run in units)
+
+
+def test_claims_of_an_ended_silent_or_failed_owner_are_taken_over(tmp_path):
+    path = tmp_path / "cache.sqlite"
+    owner, other = VerdictCache(path), VerdictCache(path)
+    assert owner.claim(["a", "b", "c"], 2) == ["a", "b"]
+    assert other.claim(["a", "b", "c"], 10) == ["c"]  # a and b are in flight: waited for, not sent again
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE claims SET pid = ? WHERE key = 'a'", (int(ended.stdout),))
+    assert other.claim(["a", "b"], 10) == ["a"]
+    assert VerdictCache(path, claim_timeout=0.0).claim(["b"], 10) == ["b"]  # silent for longer than the timeout
+    # a prompt the judge failed on is neither cached nor left claimed: the next jury sends it at once
+    SENT.clear()
+    failed = Jury([COUNTING], VerdictCache(path)).judge(["please fail"], parse_binary)
+    assert failed[0]["counter"]["verdict"] is None and "error" in failed[0]["counter"]
+    assert (
+        other.claim([VerdictCache.key(COUNTING, "please fail")], 10) and SENT["please fail"] == 2
+    )  # chunk, then alone
