@@ -1,19 +1,30 @@
-"""Corrupt a copy of every raw source and every built dataset in each way a user's files break, run the real command
-on it, and print what the user sees.
+"""Break users' files in each way they break, run the real command on them, and print what the user sees.
 
-    python bench/drill.py [--raw DIR] [--synthetic] [--only CASE ...]
+    python bench/drill.py [--group data|results ...] [--only CASE ...] [--work DIR] [--raw DIR] [--synthetic] [--list]
 
-Raw sources come from --raw (default $LM_EVAL_XLING_RAW, else ../shared/data) or, with --synthetic or where that
-folder is absent, from the tests' synthetic writers (tests/support). Each case copies one source (or one built
-dataset), breaks it, and runs `lm-eval-xling data build --only NAME` (raw cases) or
-`lm-eval-xling run --model dummy --tasks TASK --limit 1` on LM_EVAL_XLING_DATA=<the copy> (built-data cases).
-Prints a markdown table: case | command | exit code | traceback | first line of the message. Every case must exit
-non-zero without a traceback; the script exits 1 when one does not.
+Group "data": a copy of every raw source and every built dataset, corrupted. Raw sources come from --raw (default
+$LM_EVAL_XLING_RAW, else ../shared/data) or, with --synthetic or where that folder is absent, from the tests'
+synthetic writers (tests/support). Each case copies one source (or one built dataset), breaks it, and runs
+`lm-eval-xling data build --only NAME` (raw cases) or `lm-eval-xling run --model dummy --tasks TASK --limit 1` on
+LM_EVAL_XLING_DATA=<the copy> (built-data cases).
+
+Group "results" (bench/drill_results.py): the commands that read lm-eval output (report, submit, compare, score,
+consistency compare|table, nsp-features, nsp-factors, data build) on copies of two real runs of the embedded model,
+made once per work folder (about 3 minutes on 2 cores; --work DIR keeps them for the next drill run), broken or
+carrying planted secrets in their model_args. After each command, its stdout, stderr and every file it wrote are
+searched for the planted secrets and this machine's paths (the work folder, $HOME, /root, /work).
+
+Prints one markdown table: case | command | exit | traceback | outcome | secrets | first line. Outcome: `clear
+error` (exit 2, no traceback: what bad input must get), `ok` (exit 0 and the case's own check of the output
+passed), `SILENT WRONG` (exit 0 where a refusal was expected, or the check failed), `TRACEBACK`, `REFUSED` (exit 2
+where ok was expected), `OTHER EXIT`. Exits 1 when a case is neither `clear error` nor `ok` as expected, or a
+secret or path was found.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shutil
@@ -25,6 +36,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow.parquet as pq
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from drill_results import (  # noqa: E402  (the script's own folder, put on the path above)
+    BASE,
+    DATA,
+    ERROR,
+    GEN_KWARGS_B,
+    RESULTS_CASES,
+    Base,
+    Ran,
+    ResultsCase,
+    case_env,
+    data_root,
+    make_base,
+    run_results_case,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -292,34 +319,182 @@ def run_case(case: Case, raw: Path, built: Path, work: Path) -> tuple[str, int, 
     return shown, proc.returncode, "Traceback" in proc.stderr, _message(proc.stderr.replace(str(work), "<copy>"))
 
 
+# --- the table --------------------------------------------------------------------------------------------------
+
+CLEAR, OK_, SILENT = "clear error", "ok", "SILENT WRONG"
+TRACEBACK, OTHER, REFUSED = "TRACEBACK", "OTHER EXIT", "REFUSED"  # REFUSED: exit 2 where ok was expected
+FAILURES = (SILENT, TRACEBACK, OTHER, REFUSED)
+
+
+def outcome(expect: str, code: int, traceback: bool, problem: str | None = None) -> str:
+    """What the user got, against what the case expects (ERROR: a refusal, exit 2; OK: exit 0 and a good output)."""
+    if traceback:
+        return TRACEBACK
+    if expect == ERROR:
+        return {2: CLEAR, 0: SILENT}.get(code, OTHER)
+    if code == 0:
+        return SILENT if problem else OK_
+    return REFUSED if code == 2 else OTHER
+
+
+def _cell(text: str, work: Path, model: str | None = None) -> str:
+    """`text` for a table cell: the work folder and lm-eval's model folder name shortened, pipes escaped."""
+    text = text.replace(str(work), "<work>")
+    if model:
+        text = text.replace(model, "<model>")
+    return text.replace("|", "\\|")[:240]
+
+
+def _label(args: list[str]) -> str:
+    """The prefix the command puts before its error (`consistency compare`, `report`)."""
+    return " ".join(args[:2]) if args[0] in ("consistency", "data") else args[0]
+
+
+def _results_message(case: ResultsCase, ran: Ran, result: str, label: str, stamps: dict[str, str]) -> str:
+    """The line that tells what happened: the error, the traceback's last line, or what the check found."""
+    lines = [line for line in ran.stderr.splitlines() if line.strip()]
+    if result == TRACEBACK:
+        return lines[-1]
+    if ran.code == 0:
+        if ran.problem:
+            return f"check: {ran.problem}"
+        shown = [line for line in ran.stdout.splitlines() if line.strip()] or lines
+        said = shown[0] if shown else "(no output)"
+        return f"no refusal; printed: {said}" if case.expect == ERROR else said
+    prefixes = (f"{label}: ", f"lm-eval-xling {label}: ", "drill: killed")
+    start = next((i for i, line in enumerate(lines) if line.startswith(prefixes)), len(lines) - 1)
+    more = [line.strip() for line in itertools.takewhile(lambda line: line[:1].isspace(), lines[start + 1 :])]
+    message = " ".join([lines[start], *more]) if lines else "(nothing on stderr)"
+    missing = [word.format(**stamps) for word in case.says if word.format(**stamps) not in ran.stderr]
+    return message + (f" [does not name: {', '.join(missing)}]" if missing else "")
+
+
+def _select(args: argparse.Namespace) -> tuple[list[Case], list[ResultsCase]]:
+    groups = args.group or ["data", "results"]
+    data = [c for c in RAW_CASES + BUILT_CASES if "data" in groups and (not args.only or c.name in args.only)]
+    results = [c for c in RESULTS_CASES if "results" in groups and (not args.only or c.name in args.only)]
+    unknown = set(args.only or ()) - {c.name for c in RAW_CASES + BUILT_CASES + RESULTS_CASES}
+    if unknown:
+        raise SystemExit(f"drill: no case named {', '.join(sorted(unknown))} (--list shows them)")
+    return data, results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default_raw = Path(os.environ.get("LM_EVAL_XLING_RAW", REPO.parent / "shared" / "data"))
     parser.add_argument("--raw", type=Path, default=default_raw)
     parser.add_argument("--synthetic", action="store_true", help="use the tests' synthetic sources")
     parser.add_argument("--only", nargs="+", metavar="CASE", help="case names (as in the table)")
+    parser.add_argument(
+        "--group",
+        nargs="+",
+        choices=("data", "results"),
+        help="data: corrupt raw sources and built datasets; results: the commands that read lm-eval output "
+        "(default: both)",
+    )
+    parser.add_argument(
+        "--work", type=Path, help="keep the base runs here between drill runs (default: a temporary folder)"
+    )
+    parser.add_argument("--list", action="store_true", help="print the case names and exit")
     args = parser.parse_args(argv)
-    cases = [c for c in RAW_CASES + BUILT_CASES if not args.only or c.name in args.only]
+    if args.list:
+        for case in RAW_CASES + BUILT_CASES:
+            print(f"data: {case.name}")
+        for case in RESULTS_CASES:
+            print(f"results: {case.name}")
+        return 0
+    data_cases, results_cases = _select(args)
     with tempfile.TemporaryDirectory(prefix="drill-") as tmp:
-        tmp_path = Path(tmp)
-        raw = args.raw if not args.synthetic and (args.raw / "nsp").is_dir() else synthetic_raw(tmp_path / "raw")
-        built = tmp_path / "built"
-        from lm_eval_xling.data.builders import build
+        work = (args.work or Path(tmp)).resolve()
+        shutil.rmtree(work / "cases", ignore_errors=True)
+        (work / "cases").mkdir(parents=True)
 
-        for name in sorted({c.dataset for c in cases if c.task}):
-            build(name, raw, built)
-        print(f"raw sources: {'synthetic (tests/support)' if raw != args.raw else raw}\n")
-        print("| case | command | exit code | traceback | first line of the message |")
-        print("|---|---|---:|---|---|")
-        bad = 0
-        for i, case in enumerate(cases):
-            work = tmp_path / f"case{i}"
-            work.mkdir()
-            command, code, traceback, message = run_case(case, raw, built, work)
-            bad += code == 0 or traceback
-            print(f"| {case.name} | `{command}` | {code} | {'yes' if traceback else 'no'} | {message} |", flush=True)
-    print(f"\n{len(cases)} cases, {bad} exiting 0 or showing a traceback")
-    return 1 if bad else 0
+        def raw_sources() -> Path:
+            if not args.synthetic and (args.raw / "nsp").is_dir():
+                return args.raw
+            if not (work / "raw").is_dir():
+                synthetic_raw(work / "raw")
+            return work / "raw"
+
+        built = _prepare_data(data_cases, raw_sources(), work) if data_cases else None
+        results = _prepare_results(results_cases, raw_sources, work) if results_cases else None
+        print("| case | command | exit | traceback | outcome | secrets | first line |")
+        print("|---|---|---:|---|---|---|---|", flush=True)
+        rows = _data_rows(data_cases, raw_sources(), built, work) if built else []
+        rows += _results_rows(results_cases, *results, work) if results else []
+    return _summary(rows)
+
+
+def _print_row(name: str, command: str, code: int, traceback: bool, result: str, leaks: str, message: str) -> None:
+    tb = "yes" if traceback else "no"
+    print(f"| {name} | `{command}` | {code} | {tb} | {result} | {leaks} | {message} |", flush=True)
+
+
+def _prepare_data(cases: list[Case], raw: Path, work: Path) -> Path:
+    """The built datasets the built-data cases copy; the folder."""
+    from lm_eval_xling.data.builders import build
+
+    built = work / "built"
+    shutil.rmtree(built, ignore_errors=True)
+    for name in sorted({c.dataset for c in cases if c.task}):
+        build(name, raw, built)
+    print(f"raw sources: {raw if raw.parent != work else 'synthetic (tests/support)'}")
+    return built
+
+
+def _data_rows(cases: list[Case], raw: Path, built: Path, work: Path) -> list[tuple[str, int]]:
+    """The corrupt-data cases; their messages name the copies they were given, so no path search ("-")."""
+    rows = []
+    for i, case in enumerate(cases):
+        case_work = work / "cases" / f"data{i}"
+        case_work.mkdir()
+        command, code, traceback, message = run_case(case, raw, built, case_work)
+        result = outcome(ERROR, code, traceback)
+        _print_row(case.name, command, code, traceback, result, "-", _cell(message, work))
+        rows.append((result, 0))
+    return rows
+
+
+def _prepare_results(cases: list[ResultsCase], raw: Callable[[], Path], work: Path) -> tuple[Base | None, dict]:
+    """The base runs, when a case needs them, and the environment every case runs in."""
+    needs = {c.needs for c in cases}
+    env = case_env(data_root(raw, work) if needs & {DATA, BASE} else None)
+    base = make_base(work, env) if BASE in needs else None
+    if base:
+        print(f"base runs: {base.runs.relative_to(work)}/<model>: {base.stamp_a} and {base.stamp_b} "
+              f"(--gen_kwargs {GEN_KWARGS_B}); <model> = {base.model}")  # fmt: skip
+    print()
+    return base, env
+
+
+def _results_rows(cases: list[ResultsCase], base: Base | None, env: dict, work: Path) -> list[tuple[str, int]]:
+    """The post-run cases, each in its own folder."""
+    stamps = {"stamp_a": base.stamp_a, "stamp_b": base.stamp_b} if base else {}
+    model = base.model if base else None
+    rows = []
+    for i, case in enumerate(cases):
+        cwd = work / "cases" / f"results{i}"
+        cwd.mkdir()
+        ran = run_results_case(case, base, cwd, work, env)
+        traceback = "Traceback (most recent call last)" in ran.stderr
+        result = outcome(case.expect, ran.code, traceback, ran.problem)
+        message = _results_message(case, ran, result, _label(ran.args), stamps)
+        leaks = f"{len(ran.leaks)}: {', '.join(ran.leaks)}" if ran.leaks else "0"
+        _print_row(case.name, _cell(ran.command, work, model), ran.code, traceback, result, _cell(leaks, work, model),
+                   _cell(message, work, model))  # fmt: skip
+        rows.append((result, len(ran.leaks)))
+    return rows
+
+
+def _summary(rows: list[tuple[str, int]]) -> int:
+    count = {name: sum(result == name for result, _ in rows) for name in (CLEAR, OK_, *FAILURES)}
+    secrets = sum(leaks for _, leaks in rows)
+    print(
+        f"\n{len(rows)} cases: {count[CLEAR]} clear errors, {count[OK_]} ok, {count[TRACEBACK]} tracebacks, "
+        f"{count[SILENT]} silent wrong, {count[OTHER]} other exits, {count[REFUSED]} refused (ok expected), "
+        f"{secrets} secrets found"
+    )
+    return 1 if secrets or any(count[name] for name in FAILURES) else 0
 
 
 if __name__ == "__main__":

@@ -56,3 +56,18 @@ def test_debug_shows_the_traceback(tmp_path):
     assert plain.value.code == 2 and "No such file" in str(plain.value)
     with pytest.raises(FileNotFoundError):
         main(["score", str(missing), "--debug"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["run", "--tasks", "nsp_hausa", "--limit", "0"], "run: --limit is 0; give a positive number of documents"),
+        (["report", "x", "--iters", "-5"], "report: --iters is -5; give at least 1 bootstrap resample"),
+        (["nsp-features", "--limit", "0"], "nsp-features: --limit is 0; give a positive number of questions"),
+    ],
+)
+def test_a_limit_or_resample_count_below_one_is_refused_not_read_as_all(argv, named):
+    """lm_eval reads --limit 0 as every document: refused before anything runs."""
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    assert refused.value.code == 2 and str(refused.value).startswith(named)

@@ -1,5 +1,5 @@
-"""bench/drill.py on two of its cases (a corrupt raw source, a corrupt built split): the user gets one line naming
-the file, a non-zero exit and no traceback."""
+"""bench/drill.py on a few of its cases: the user gets one line naming the file, exit 2 and no traceback, and no
+output holds a planted secret or this machine's paths."""
 
 from __future__ import annotations
 
@@ -8,20 +8,43 @@ import sys
 
 from support.common import REPO
 
-CASES = ["nsp: empty story file", "nsp: non-UTF-8 byte on JSONL line 3001"]
+DATA_CASES = ["nsp: empty story file", "nsp: non-UTF-8 byte on JSONL line 3001"]
+# Results cases that need no base run (a few seconds): bad arguments and broken files of post-run commands.
+RESULTS_CASES = [
+    "report: --iters -5",
+    "report: missing folder",
+    "consistency table: torn consistency.json",
+    "data build: missing raw folder",
+]
+COLUMNS = ("case", "command", "exit", "traceback", "outcome", "secrets", "first line")
 
 
-def test_drill_cases_fail_cleanly():
+def drill(*cases: str) -> dict[str, dict[str, str]]:
+    """{case: {column: cell}} of the drill's table on `cases`."""
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "drill.py"), "--synthetic", "--only", *CASES],
+        [sys.executable, str(REPO / "bench" / "drill.py"), "--synthetic", "--only", *cases],
         capture_output=True,
         text=True,
         cwd=REPO,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
-    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in proc.stdout.splitlines() if "`" in line}
-    assert sorted(rows) == sorted(CASES)
-    for case, (_, command, code, traceback, _) in rows.items():
-        assert (code, traceback) == ("2", "no"), f"{case}: {command} exited {code}, traceback {traceback}"
-    assert "stories/en.txt" in rows[CASES[0]][4]
-    assert "test.jsonl:3001: not UTF-8" in rows[CASES[1]][4]
+    rows = [line.strip("| ").split(" | ") for line in proc.stdout.splitlines() if "`" in line]
+    table = {row[0]: dict(zip(COLUMNS, row, strict=True)) for row in rows}
+    assert sorted(table) == sorted(cases)
+    return table
+
+
+def test_drill_data_cases_fail_cleanly():
+    rows = drill(*DATA_CASES)
+    for case, row in rows.items():
+        assert (row["exit"], row["traceback"], row["outcome"]) == ("2", "no", "clear error"), f"{case}: {row}"
+    assert "stories/en.txt" in rows[DATA_CASES[0]]["first line"]
+    assert "test.jsonl:3001: not UTF-8" in rows[DATA_CASES[1]]["first line"]
+
+
+def test_drill_results_cases_refuse_bad_input_cleanly():
+    rows = drill(*RESULTS_CASES)
+    for case, row in rows.items():
+        assert (row["exit"], row["traceback"], row["outcome"]) == ("2", "no", "clear error"), f"{case}: {row}"
+        assert row["secrets"] == "0", f"{case}: {row['secrets']}"
+        assert "does not name" not in row["first line"], f"{case}: {row['first line']}"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lm_eval_xling.cli import command
 from lm_eval_xling.config import DATA_ENV, cache_dir, local_root, raw_root
+from lm_eval_xling.errors import UserError
 
 # The demo (`run` without --tasks): one task per family, a few documents, short generations.
 DEMO_TASKS = ("nsp", "nsp_ll", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq")
@@ -70,6 +71,8 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
     Without --tasks it is the demo: every family's task at a few documents and short generations."""
     from lm_eval.__main__ import cli_evaluate
 
+    if args.limit is not None and args.limit <= 0:  # lm_eval reads 0 as "every document"
+        raise UserError(f"--limit is {args.limit:g}; give a positive number of documents, or leave it out for all")
     root = ensure_local_data(args.raw)
     demo = args.tasks is None
     argv = ["lm_eval", "--model", args.model, "--tasks", _demo_tasks(root) if demo else args.tasks]

@@ -16,7 +16,10 @@ def _features(args: argparse.Namespace) -> int:
     from lm_eval_xling.embedded import model_dir
     from lm_eval_xling.nsp import features as nf
     from lm_eval_xling.nsp.schema import NSP
+    from lm_eval_xling.redact import public_name
 
+    if args.limit is not None and args.limit < 1:
+        raise UserError(f"--limit is {args.limit}; give a positive number of questions, or leave it out for all")
     root = args.out or (local_root() / NSP.hub_id if local_root() else None)
     if root is None:
         raise UserError(f"set {DATA_ENV} (features go next to the dataset) or pass --out DIR")
@@ -31,7 +34,7 @@ def _features(args: argparse.Namespace) -> int:
             path,
             lambda p=lm_paths[subset]: models[p] if p in models else models.setdefault(p, nf.load_lm(p)),
             lambda: nf.load_embedder(args.embedder),
-            {"lm": lm_paths[subset], "embedder": args.embedder},
+            {"lm": public_name(lm_paths[subset]), "embedder": public_name(args.embedder)},  # rows are shared
             args.batch_size,
         )
         note = "nothing new to compute" if not computed else f"computed {computed} rows"

@@ -28,7 +28,12 @@ from lm_eval_xling.errors import UserError
 from lm_eval_xling.reports.contrasts import families, family_of
 from lm_eval_xling.results.folders import results_files
 from lm_eval_xling.results.logs import sample_lines
-from lm_eval_xling.results.metrics import configured_aggregations, finite_number, non_mean_aggregation
+from lm_eval_xling.results.metrics import (
+    configured_aggregations,
+    finite_number,
+    non_mean_aggregation,
+    shares_out_of_range,
+)
 from lm_eval_xling.results.runs import SETTINGS, Run, group_runs, run_date
 from lm_eval_xling.stats import RESAMPLES, difference_ci, mean_ci, paired_difference
 from lm_eval_xling.xsense import CONSISTENCY_REPORT
@@ -108,6 +113,9 @@ def load_runs(folders: list[Path]) -> tuple[list[TaskRun], list[Run]]:
     run's task comes from its newest results file that has it, with the per-document values of that file's own
     sample log (refused when it is not the log of those results)."""
     files = [results for folder in folders for results in results_files(folder)]
+    for results in files:
+        if broken := shares_out_of_range(results.data):
+            raise ReportError(f"{results.path}: {'; '.join(broken)}")
     position = {results.path: i for i, results in enumerate(files)}
     runs = group_runs(sorted(files, key=lambda r: (r.path.name, str(r.path))))  # oldest first: newest wins
     runs.sort(key=lambda run: min(position[r.path] for r in run.files))

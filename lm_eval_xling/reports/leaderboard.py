@@ -53,7 +53,7 @@ from lm_eval_xling.errors import UserError
 from lm_eval_xling.redact import redact
 from lm_eval_xling.results.folders import ResultsFile, results_files
 from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, model_args_dict, read_samples, sample_lines
-from lm_eval_xling.results.metrics import finite_number, metric_values
+from lm_eval_xling.results.metrics import finite_number, metric_values, shares_out_of_range
 from lm_eval_xling.results.runs import Run, one_run, run_date
 
 SCHEMA_PATH = Path(__file__).with_name("leaderboard_schema.json")
@@ -198,10 +198,6 @@ def _leaf_tasks(run: ResultsFile) -> set[str]:
     return set(run.data.get("configs") or {}) | listed
 
 
-# Metrics that are shares of documents (accuracy, rates, precision/recall/F1 on a 0-1 scale): outside [0, 1] is a
-# broken results file, never a score.
-_SHARE = re.compile(r"^(acc|acc_norm|exact_match|invalid|invalid_rules|unanswered|unreadable|\w+_rate|"
-                    r"(\w+_)?(precision|recall|f1))$")  # fmt: skip
 # Model arguments that switch a model's thinking (reasoning) mode on or off, or set its budget.
 _THINKING = re.compile(r"think|reason", re.IGNORECASE)
 
@@ -214,12 +210,8 @@ def _checked_scores(run: ResultsFile, task: str, removed: list[str], problems: l
             continue
         why = "NaN: nothing to average (e.g. no document with a valid verdict)" if _is_nan(value) else "not a number"
         removed.append(f"results.{task}.{key}: {value!r} is {why}; dropped")
-    values = metric_values(run.data)[task]
-    for key, value in values.items():
-        metric = key.split(",", 1)[0]
-        if _SHARE.match(metric) and not 0 <= value <= 1:
-            problems.append(f"{task}: metric {key} is {value}, outside [0, 1] for a share, in {run.path}")
-    return values
+    problems += [f"{line}, in {run.path}" for line in shares_out_of_range(run.data) if line.startswith(f"{task}:")]
+    return metric_values(run.data)[task]
 
 
 def _is_nan(value: Any) -> bool:

@@ -25,6 +25,22 @@ def metric_values(results: dict[str, Any]) -> dict[str, dict[str, float]]:
     }
 
 
+# Metrics that are shares of documents (accuracy, rates, precision/recall/F1 on a 0-1 scale): outside [0, 1] is a
+# broken results file, never a score.
+_SHARE = re.compile(r"^(acc|acc_norm|exact_match|invalid|invalid_rules|unanswered|unreadable|\w+_rate|"
+                    r"(\w+_)?(precision|recall|f1))$")  # fmt: skip
+
+
+def shares_out_of_range(results: dict[str, Any]) -> list[str]:
+    """'task: metric,filter is v, outside [0, 1] for a share' for each such value of an lm-eval results dict."""
+    return [
+        f"{task}: metric {key} is {value}, outside [0, 1] for a share"
+        for task, values in metric_values(results).items()
+        for key, value in values.items()
+        if _SHARE.match(key.split(",", 1)[0]) and not 0 <= value <= 1
+    ]
+
+
 _FUNCTION_SOURCE = re.compile(r"^\s*def\s+(\w+)\s*\(")
 
 

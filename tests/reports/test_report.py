@@ -12,7 +12,7 @@ import pytest
 
 from lm_eval_xling.cli import main
 from lm_eval_xling.redact import local_reference
-from lm_eval_xling.reports.gap import write_report
+from lm_eval_xling.reports.gap import ReportError, write_report
 
 DATE = "2025-01-01T00-00-00.000000"
 N = 20
@@ -213,3 +213,13 @@ def test_a_nan_metric_is_shown_as_na_with_its_reason(tmp_path: Path) -> None:
     md = write_report([tmp_path], tmp_path / "out", iters=50)[0].read_text(encoding="utf-8")
     assert "| model-a | ynq_english | rouge | n/a (NaN: nothing to average) | n/a | 0 |" in md
     assert "nan |" not in md.lower().replace("n/a (nan", "")
+
+
+def test_a_share_outside_zero_one_is_refused_naming_the_file(tmp_path: Path) -> None:
+    _write_model(tmp_path, "model-a")
+    results = next((tmp_path / "model-a").glob("results_*.json"))
+    data = json.loads(results.read_text(encoding="utf-8"))
+    data["results"]["nsp_hausa"]["acc,none"] = 7.5
+    results.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ReportError, match=rf"{re.escape(str(results))}: nsp_hausa: metric acc,none is 7.5, outside"):
+        write_report([tmp_path], tmp_path / "out", iters=50)

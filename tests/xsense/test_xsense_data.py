@@ -161,6 +161,7 @@ def test_languages_must_be_parallel(tmp_path, synthetic_raw):
 
 
 def test_missing_source_is_skipped_and_missing_language_file_is_an_error(tmp_path, synthetic_raw):
+    (tmp_path / "nothing").mkdir()  # a raw folder without these sources (a missing folder is an error of its own)
     for name in SPECS:
         with pytest.raises(SourceMissing):
             builders()[name].build(tmp_path / "nothing", tmp_path / "out")
