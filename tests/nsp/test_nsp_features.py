@@ -12,6 +12,7 @@ from support.common import run_cli
 
 from lm_eval_xling.nsp import features as nf
 from lm_eval_xling.nsp.factors import read_features
+from lm_eval_xling.redact import public_name
 
 PAIRS = [
     ("The child walked to the river. The goat sang.", "A small red house 0-3."),
@@ -125,7 +126,8 @@ def test_cli_writes_next_to_the_dataset_and_resumes(local_data, tiny_model):
         assert text.startswith(first)
         records = [json.loads(line) for line in text.splitlines()]
         assert [list(r) for r in records] == [list(nf.FILE_COLUMNS)] * 6
-        assert {(r["lm"], r["embedder"]) for r in records} == {(str(tiny_model), "use")}
+        assert {(r["lm"], r["embedder"]) for r in records} == {(public_name(str(tiny_model)), "use")}
+        assert str(tiny_model.parent) not in text  # the features file is shared: it names no local path
         assert len({r["id"] for r in records}) == 6
         assert all(r["ppl_a"] > 1 and r["ppl_b"] > 1 and -1 <= r["sim_a"] <= 1 for r in records)
         out = _features(tiny_model, "--limit", "6")
