@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from lm_eval_xling.results.metrics import (
 from lm_eval_xling.results.runs import SETTINGS, Run, group_runs, run_date
 from lm_eval_xling.stats import RESAMPLES, difference_ci, mean_ci, paired_difference
 from lm_eval_xling.xsense import CONSISTENCY_REPORT
+from lm_eval_xling.xsense.pipeline import read_report
 
 INVALID = "invalid"  # the metric of every answer-parsing task: the share of replies no parser could read
 
@@ -313,8 +313,10 @@ def consistency_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
         cells = []
         for name in ("T", "I", "X", "rerun"):
             result = runs.get(name)
-            if result is None or result["all"] is None:
+            if result is None:
                 cells.append("-")
+            elif result["all"] is None:
+                cells.append("n/a (no item in both runs)")
             else:
                 cells.append(f"{_fmt(result['all'])} {_fmt_ci(tuple(result['ci']['all']))}")
         accuracy = report["accuracy"]
@@ -322,17 +324,6 @@ def consistency_rows(reports: list[dict[str, Any]]) -> list[list[str]]:
         rows.append([report["task"], report["direction"], _fmt(accuracy["original"]), translated, *cells,
                      str(report.get("collapsed", {}).get("n", 0))])  # fmt: skip
     return rows
-
-
-def _consistency_reports(folders: list[Path]) -> list[dict[str, Any]]:
-    reports = []
-    for folder in folders:
-        path = folder / CONSISTENCY_REPORT
-        try:
-            reports.append(json.loads(path.read_text(encoding="utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ReportError(f"{path}: not readable as JSON ({err}); rerun `consistency run` to rewrite it") from err
-    return reports
 
 
 def _run_cells(runs: list[Run]) -> list[list[str]]:
@@ -349,7 +340,7 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
     A `consistency run` folder (it holds consistency.json) adds a row to the consistency table; its stages' lm-eval
     runs are not read as task runs."""
     consistency_folders = [f for f in folders if (f / CONSISTENCY_REPORT).is_file()]
-    reports = _consistency_reports(consistency_folders)
+    reports = [read_report(folder) for folder in consistency_folders]
     other = [f for f in folders if f not in consistency_folders]
     task_runs, runs = load_runs(other) if other else ([], [])
     if not task_runs and not reports:

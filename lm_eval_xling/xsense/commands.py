@@ -6,10 +6,8 @@ import argparse
 import json
 import math
 from pathlib import Path
-from typing import Any
 
 from lm_eval_xling.cli import command
-from lm_eval_xling.errors import UserError
 
 # Why a share is undefined, by the items it is over (correct/incorrect: as run A answered them).
 UNDEFINED = {"all": "no item in both logs", "correct": "A got no item right", "incorrect": "A got every item right"}
@@ -57,34 +55,8 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
-REPORT_FIELDS = {"task": str, "direction": str, "accuracy": dict, "consistency": dict, "translation": dict}
-
-
-def _expect(path: Path, what: str, value: Any, kind: type) -> None:
-    if not isinstance(value, kind):
-        expected = "an object" if kind is dict else "a string"
-        raise UserError(f"{path}: {what}: expected {expected}, got {value!r:.40}")
-
-
-def read_report(folder: Path) -> dict[str, Any]:
-    """The consistency.json of a `consistency run` folder; UserError naming the file where it is torn or not one."""
-    from lm_eval_xling.xsense import CONSISTENCY_REPORT
-
-    path = folder / CONSISTENCY_REPORT
-    try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise UserError(f"{path}: not readable as JSON ({err}); `consistency run` again rewrites it") from None
-    _expect(path, "the report", report, dict)
-    for name, kind in REPORT_FIELDS.items():
-        _expect(path, f"field {name!r}", report.get(name), kind)
-    for name, run in report["consistency"].items():
-        _expect(path, f"field 'consistency.{name}'", run, dict)
-    return report
-
-
 def _table(args: argparse.Namespace) -> int:
-    from lm_eval_xling.xsense.pipeline import table
+    from lm_eval_xling.xsense.pipeline import read_report, table
 
     print(table([read_report(folder) for folder in args.runs]))
     return 0

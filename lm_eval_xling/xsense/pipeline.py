@@ -300,6 +300,30 @@ def make_report(
     return strict(report)
 
 
+REPORT_FIELDS = {"task": str, "direction": str, "accuracy": dict, "consistency": dict, "translation": dict}
+
+
+def _expect(path: Path, what: str, value: Any, kind: type) -> None:
+    if not isinstance(value, kind):
+        expected = "an object" if kind is dict else "a string"
+        raise UserError(f"{path}: {what}: expected {expected}, got {value!r:.40}")
+
+
+def read_report(folder: Path) -> dict[str, Any]:
+    """The consistency.json of a `consistency run` folder; UserError naming the file where it is torn or not one."""
+    path = folder / CONSISTENCY_REPORT
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise UserError(f"{path}: not readable as JSON ({err}); `consistency run` again rewrites it") from None
+    _expect(path, "the report", report, dict)
+    for name, kind in REPORT_FIELDS.items():
+        _expect(path, f"field {name!r}", report.get(name), kind)
+    for name, run in report["consistency"].items():
+        _expect(path, f"field 'consistency.{name}'", run, dict)
+    return report
+
+
 def _cell(value: Any, spec: str, reason: str) -> str:
     """A table cell: the number, or `n/a (<reason>)` where it is undefined (null in the report, or not finite)."""
     if isinstance(value, (int, float)) and math.isfinite(value):
