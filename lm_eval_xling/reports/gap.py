@@ -30,6 +30,7 @@ from lm_eval_xling.results.logs import sample_lines
 from lm_eval_xling.results.metrics import (
     configured_aggregations,
     finite_number,
+    metric_values,
     non_mean_aggregation,
     shares_out_of_range,
 )
@@ -114,7 +115,8 @@ def load_runs(folders: list[Path]) -> tuple[list[TaskRun], list[Run]]:
     sample log (refused when it is not the log of those results)."""
     files = [results for folder in folders for results in results_files(folder)]
     for results in files:
-        if broken := shares_out_of_range(results.data):
+        values = metric_values(results.data)
+        if broken := [f"{task}: {line}" for task, v in values.items() for line in shares_out_of_range(v)]:
             raise ReportError(f"{results.path}: {'; '.join(broken)}")
     position = {results.path: i for i, results in enumerate(files)}
     runs = group_runs(sorted(files, key=lambda r: (r.path.name, str(r.path))))  # oldest first: newest wins
@@ -129,7 +131,8 @@ def load_runs(folders: list[Path]) -> tuple[list[TaskRun], list[Run]]:
                 config = (results.data.get("configs") or {}).get(task) or {}
                 task_run.per_doc = _read_per_doc(samples, task, config)
             task_runs.append(task_run)
-    task_runs.sort(key=lambda r: (family_of(r.task).prefix, r.task, [run.label for run in runs].index(r.model)))
+    order = {run.label: i for i, run in enumerate(runs)}
+    task_runs.sort(key=lambda r: (family_of(r.task).prefix, r.task, order[r.model]))
     return task_runs, runs
 
 

@@ -202,16 +202,18 @@ def _leaf_tasks(run: ResultsFile) -> set[str]:
 _THINKING = re.compile(r"think|reason", re.IGNORECASE)
 
 
-def _checked_scores(run: ResultsFile, task: str, removed: list[str], problems: list[str]) -> dict[str, float]:
-    """The task's numeric metric values; a value that is not a finite number is listed in `removed` with why, a
-    share outside [0, 1] is a problem naming the file."""
+def _checked_scores(
+    run: ResultsFile, task: str, values: dict[str, float], removed: list[str], problems: list[str]
+) -> dict[str, float]:
+    """The task's numeric metric values (`values`, its `metric_values`); a value that is not a finite number is
+    listed in `removed` with why, a share outside [0, 1] is a problem naming the file."""
     for key, value in (run.data["results"].get(task) or {}).items():
         if "," not in key or "_stderr," in key or finite_number(value) is not None:
             continue
         why = "NaN: nothing to average (e.g. no document with a valid verdict)" if _is_nan(value) else "not a number"
         removed.append(f"results.{task}.{key}: {value!r} is {why}; dropped")
-    problems += [f"{line}, in {run.path}" for line in shares_out_of_range(run.data) if line.startswith(f"{task}:")]
-    return metric_values(run.data)[task]
+    problems += [f"{task}: {line}, in {run.path}" for line in shares_out_of_range(values)]
+    return values
 
 
 def _is_nan(value: Any) -> bool:
@@ -259,10 +261,6 @@ def _provenance(run: Run, source: dict[str, ResultsFile], leaves: list[str], rem
     }
 
 
-def _limit(limit: Any) -> str:
-    return "none" if limit is None else f"{limit:g}"
-
-
 def build_submission(
     results_dir: Path, task_manager: Any = None, allow_partial: bool = False
 ) -> tuple[dict[str, Any], list[str]]:
@@ -282,8 +280,10 @@ def build_submission(
     datasets: dict[str, dict[str, Any]] = {}
     samples: dict[str, dict[str, str]] = {}
     removed: list[str] = []
+    numbers = {r.path: metric_values(r.data) for r in runs}
     for name, origin in sorted(source.items()):
-        results[name], ci[name] = _scores(_checked_scores(origin, name, removed, problems))
+        values = numbers[origin.path][name]
+        results[name], ci[name] = _scores(_checked_scores(origin, name, values, removed, problems))
         task_versions[name] = (origin.data.get("versions") or {}).get(name)
         if name in groups:
             continue
@@ -317,7 +317,7 @@ def build_submission(
         limited = {t: n for t, n in provenance["n_samples"].items() if n.get("effective") != n.get("original")}
         counts = ", ".join(f"{t} {n.get('effective')} of {n.get('original')}" for t, n in sorted(limited.items()))
         problems.append(
-            f"a partial run (limit {_limit(provenance['limit'])}; documents evaluated: {counts or 'see n-samples'}): "
+            f"a partial run (limit {run.settings['limit']}; documents evaluated: {counts or 'see n-samples'}): "
             "its numbers are not the benchmark's; rerun without --limit, or pass --allow_partial to submit it "
             "marked partial"
         )

@@ -116,13 +116,6 @@ def results_beside(path: Path) -> Path:
     return path.with_name(f"results_{path.stem.rsplit('_', 1)[-1]}.json")
 
 
-def run_config(path: Path, task: str) -> dict[str, Any]:
-    """The task's config as the logged run used it, from the results file lm-eval wrote beside the samples file
-    (same timestamp); {} when that file is absent."""
-    results = results_beside(path)
-    return read_results(results).get("configs", {}).get(task, {}) if results.is_file() else {}
-
-
 def check_pairing(results: Path, data: dict[str, Any], task: str, samples: Path) -> None:
     """Refuse a sample log other than the one the results file `results` (parsed: `data`) was computed from for
     `task`. lm-eval records per task the hash of the samples it logged (`task_hashes`: their doc, prompt and target

@@ -31,11 +31,10 @@ _SHARE = re.compile(r"^(acc|acc_norm|exact_match|invalid|invalid_rules|unanswere
                     r"(\w+_)?(precision|recall|f1))$")  # fmt: skip
 
 
-def shares_out_of_range(results: dict[str, Any]) -> list[str]:
-    """'task: metric,filter is v, outside [0, 1] for a share' for each such value of an lm-eval results dict."""
+def shares_out_of_range(values: dict[str, float]) -> list[str]:
+    """'metric,filter is v, outside [0, 1] for a share' for each such value of one task's `metric_values`."""
     return [
-        f"{task}: metric {key} is {value}, outside [0, 1] for a share"
-        for task, values in metric_values(results).items()
+        f"metric {key} is {value}, outside [0, 1] for a share"
         for key, value in values.items()
         if _SHARE.match(key.split(",", 1)[0]) and not 0 <= value <= 1
     ]

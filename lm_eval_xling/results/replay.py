@@ -23,7 +23,6 @@ from lm_eval_xling.results.logs import (
     read_results,
     read_samples,
     results_beside,
-    run_config,
     task_name_from_path,
 )
 from lm_eval_xling.results.metrics import finite_number
@@ -113,10 +112,11 @@ def score_samples(
     """Re-score one samples file; return lm-eval's results dict (with "results", "versions", ...).
 
     The task is built as the run used it: with the run's `--metadata` (e.g. a translated docs file), updated with
-    `metadata`, and its generation settings (`--gen_kwargs`), both read by `run_config`. Every logged document must
-    be the task's (its doc_hash, else its logged doc); where the run's results file lies beside the log, the log
-    must be the one those results were computed from (`check_pairing`), and, at the same task version and without
-    other judges, its responses must give the numbers the run reported (`_check_reproduced`)."""
+    `metadata`, and its generation settings (`--gen_kwargs`), both read from the results file beside the log (the
+    same stamp; none: the task as it is now). Every logged document must be the task's (its doc_hash, else its
+    logged doc); where the run's results file lies beside the log, the log must be the one those results were
+    computed from (`check_pairing`), and, at the same task version and without other judges, its responses must
+    give the numbers the run reported (`_check_reproduced`)."""
     from lm_eval.evaluator import evaluate
 
     task, samples, doc_ids = _logged(path, task)
@@ -124,7 +124,7 @@ def score_samples(
     reported = read_results(beside) if beside.is_file() else None
     if reported is not None:
         check_pairing(beside, reported, task, path)
-    config = run_config(path, task)
+    config = ((reported or {}).get("configs") or {}).get(task, {})
     run_meta = {k: v for k, v in config.get("metadata", {}).items() if k not in HARNESS_METADATA}
     task_dict = _task_manager(task, path, run_meta | (metadata or {}) or None).load([task])
     if doc_ids[-1] >= (n_docs := len(task_dict["tasks"][task].eval_docs)):
@@ -143,11 +143,13 @@ def score_samples(
         log_samples=False,
     )
     if reported is not None and not metadata:
-        _check_reproduced(path, task, results, reported)
+        _check_reproduced(path, task, results, reported, beside)
     return results
 
 
-def _check_reproduced(path: Path, task: str, rescored: dict[str, Any], reported: dict[str, Any]) -> None:
+def _check_reproduced(
+    path: Path, task: str, rescored: dict[str, Any], reported: dict[str, Any], reported_in: Path
+) -> None:
     """Refuse a log whose responses do not give the numbers its run reported for the same task version: its replies
     were edited, or it is not the log of those results."""
     if str((reported.get("versions") or {}).get(task)) != str(rescored["versions"].get(task)):
@@ -158,7 +160,7 @@ def _check_reproduced(path: Path, task: str, rescored: dict[str, Any], reported:
             continue
         if abs(float(new) - float(value)) > 1e-9 * max(1.0, abs(float(value))):
             raise SamplesError(
-                f"{path}: its responses give {key} {new:.6g}, but {results_beside(path).name} reports {value:.6g} "
+                f"{path}: its responses give {key} {new:.6g}, but {reported_in.name} reports {value:.6g} "
                 f"for {task} at the same task version; the log's replies are not those the run scored (edited?)"
             )
 

@@ -75,10 +75,6 @@ class Run:
         """{task or group: the newest results file of this run that has it}."""
         return {task: results for results in self.files for task in results.data["results"]}
 
-    def describe(self) -> str:
-        """The run's settings on one line, for listings."""
-        return "; ".join(f"{k} {v}" for k, v in self.settings.items())
-
 
 def group_runs(files: Iterable[ResultsFile]) -> list[Run]:
     """The results files (oldest first) grouped by run configuration, each run labelled (`label_runs`)."""
