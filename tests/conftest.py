@@ -9,6 +9,7 @@ import pytest
 from support.common import run_cli
 from support.nsp_data import write_synthetic_raw
 from support.quench_data import write_synthetic_quench
+from support.storybooks_data import write_synthetic_storybooks
 from support.xparade_data import write_synthetic_xparade
 from support.xsense_data import write_synthetic_pawsx, write_synthetic_xnli
 from support.ynq_data import write_ynq_csv, ynq_rows
@@ -22,6 +23,7 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 def synthetic_raw(tmp_path_factory) -> Path:
     raw = tmp_path_factory.mktemp("raw")
     write_synthetic_xparade(write_synthetic_quench(write_synthetic_raw(raw)))
+    write_synthetic_storybooks(raw)
     return write_synthetic_xnli(write_synthetic_pawsx(raw))
 
 

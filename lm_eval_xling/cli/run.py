@@ -12,7 +12,7 @@ from lm_eval_xling.config import DATA_ENV, cache_dir, local_root, raw_root
 from lm_eval_xling.errors import UserError
 
 # The demo (`run` without --tasks): one task per family, a few documents, short generations.
-DEMO_TASKS = ("nsp", "nsp_ll", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq")
+DEMO_TASKS = ("nsp", "nsp_ll", "nsp_global_sw", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq")
 DEMO_LIMIT = 3
 DEMO_GEN_KWARGS = "max_gen_toks=48"
 DEMO_MAX_LENGTH = 2048  # the embedded model's context in the demo: Y-NQ's documents cut to fit, prefill cheap on CPU
@@ -53,8 +53,8 @@ def _dataset_present(task: str, root: Path) -> bool:
 
     if task == "ynq":
         return (root / HUB_ID / CSV_NAME).is_file()
-    family = {"nsp": "nsp", "quench": "quench", "xparade": "xparade", "xsense": "pawsx"}[task.split("_")[0]]
-    return (root / builders()[family].SPEC.hub_id / "README.md").is_file()
+    names = ["pawsx"] if task.startswith("xsense_") else [n for n in builders() if task.startswith(n)]
+    return (root / builders()[max(names, key=len)].SPEC.hub_id / "README.md").is_file()
 
 
 def _demo_tasks(root: Path) -> str:

@@ -175,10 +175,11 @@ def load_local(root: Path, spec: DatasetSpec, subset: str) -> datasets.DatasetDi
 
 
 def load_dataset(spec: DatasetSpec, subset: str) -> datasets.DatasetDict:
-    """Load one subset of a dataset from the local copy if LM_EVAL_XLING_DATA is set, else from the Hub."""
-    if subset not in spec.subsets:
-        raise DatasetError(f"{spec.hub_id}: unknown subset {subset!r}; expected one of {list(spec.subsets)}")
+    """Load one subset of a dataset from the local copy if LM_EVAL_XLING_DATA is set, else from the Hub. A subset
+    the dataset does not publish is read where the local copy has it (a language of your own, built locally)."""
     root = local_root()
+    if subset not in spec.subsets and (root is None or not (root / spec.hub_id / subset).is_dir()):
+        raise DatasetError(f"{spec.hub_id}: unknown subset {subset!r}; expected one of {list(spec.subsets)}")
     if root is not None:
         return load_local(root, spec, subset)
     loaded = datasets.load_dataset(spec.hub_id, subset)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import sys
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -27,6 +28,7 @@ def builders() -> dict[str, ModuleType]:
         name = script.parent.name
         spec = importlib.util.spec_from_file_location(f"lm_eval_xling_hub_{name}", script)
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up there
         spec.loader.exec_module(module)
         found[name] = module
     return found
@@ -50,7 +52,8 @@ def build(name: str, raw: Path, out: Path) -> dict[str, int]:
             raise
         except OSError as err:  # a file missing or unreadable inside a present source
             raise DatasetError(f"{hub_id}: cannot read raw file {err.filename}: {err.strerror}") from None
-        shutil.copyfile(hub_datasets_dir() / name / "README.md", staging / hub_id / "README.md")
+        if not (card := staging / hub_id / "README.md").is_file():  # a builder may write its card with its counts
+            shutil.copyfile(hub_datasets_dir() / name / "README.md", card)
         if (declaration := hub_datasets_dir() / name / "eval.yaml").is_file():
             shutil.copyfile(declaration, staging / hub_id / "eval.yaml")
         target = out / hub_id

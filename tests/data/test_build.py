@@ -80,12 +80,13 @@ def test_one_corrupt_source_does_not_stop_the_others(tmp_path, synthetic_raw, da
     assert failed[0].startswith("failed nsp: lm-eval-xling/nsp (subset 'en', split 'test'): no records from ")
     assert failed[0].endswith(str(raw / "nsp" / "stories" / "en.txt"))
     assert "Q1.yml line 3" in failed[1] and "field 'tokens'" in failed[2]
-    assert proc.stderr.splitlines()[-1] == "data build: 3 of 5 datasets failed: nsp, quench, xparade (see above)"
-    assert "pawsx\ten/test\t" in proc.stdout and "xnli\ten/test\t" in proc.stdout  # the sound sources were built
+    assert proc.stderr.splitlines()[-1] == "data build: 3 of 6 datasets failed: nsp, quench, xparade (see above)"
+    for sound in ("pawsx", "xnli", "nsp_global"):  # the sound sources were built
+        assert f"{sound}\ten/test\t" in proc.stdout
     # the earlier build is untouched, the failed ones never appeared, and no temporary folder is left
     for path in (data_root / "lm-eval-xling" / "nsp").rglob("*.parquet"):
         assert (out / path.relative_to(data_root)).read_bytes() == path.read_bytes()
-    assert sorted(p.name for p in (out / "lm-eval-xling").iterdir()) == ["nsp"]
+    assert sorted(p.name for p in (out / "lm-eval-xling").iterdir()) == ["nsp", "nsp_global"]
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
 
 
