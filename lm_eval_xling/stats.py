@@ -1,6 +1,7 @@
 """Every statistic of lm-eval-xling: percentile-bootstrap intervals over documents, for a mean, a difference of
 means (paired or not) with its p-value, and corpus-level metrics. One implementation (`scipy.stats.bootstrap`,
-percentile method, numpy's default_rng), one default: 10,000 resamples, 95%, seed 0."""
+percentile method, numpy's default_rng), one default: 10,000 resamples, 95%, seed 0. Beside them, the exact McNemar
+test of paired right/wrong outcomes (`scipy.stats.binomtest`)."""
 
 from __future__ import annotations
 
@@ -111,3 +112,19 @@ def corpus_ci(
 
     result = _percentile_interval((np.arange(len(counts)),), resampled_statistic, False, resamples, seed, level)
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def mcnemar_exact(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
+    """Two-sided p-value of the exact McNemar test of paired 0/1 outcomes: a binomial test (p = 1/2) of the items
+    right in `a` only among the discordant ones; 1.0 when there are none."""
+    from scipy.stats import binomtest
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"need two 1-d samples of the same length, got shapes {a.shape} and {b.shape}")
+    if not np.isin(a, (0, 1)).all() or not np.isin(b, (0, 1)).all():
+        raise ValueError("McNemar's test needs outcomes of 0 (wrong) or 1 (right)")
+    only_a, only_b = int(np.sum((a == 1) & (b == 0))), int(np.sum((a == 0) & (b == 1)))
+    if only_a + only_b == 0:
+        return 1.0
+    return float(binomtest(only_a, only_a + only_b, 0.5).pvalue)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lm_eval_xling.stats import corpus_ci, difference_ci, mean_ci, paired_difference
+from lm_eval_xling.stats import corpus_ci, difference_ci, mcnemar_exact, mean_ci, paired_difference
 
 RNG = np.random.default_rng(7)
 X = RNG.random(40)
@@ -42,3 +42,20 @@ def test_corpus_interval_of_a_ratio_of_sums():
     ratio = counts[:, 0].sum() / counts[:, 1].sum()
     low, high = corpus_ci(counts, lambda summed: summed[..., 0] / summed[..., 1], resamples=2000)
     assert low < ratio < high
+
+
+def test_mcnemar_exact_on_the_discordant_pairs():
+    """1 item right in `a` only and 9 in `b` only (plus concordant ones, which do not count): p = 2 * 11 / 2**10."""
+    a = [1] + [0] * 9 + [1] * 5 + [0] * 3
+    b = [0] + [1] * 9 + [1] * 5 + [0] * 3
+    assert mcnemar_exact(a, b) == pytest.approx(0.021484375)
+    assert mcnemar_exact(b, a) == mcnemar_exact(a, b)
+    assert mcnemar_exact([1, 0, 1], [1, 0, 1]) == 1.0
+    assert mcnemar_exact([], []) == 1.0
+
+
+def test_mcnemar_exact_refuses_other_than_right_or_wrong():
+    with pytest.raises(ValueError, match=r"0 \(wrong\) or 1 \(right\)"):
+        mcnemar_exact([0.5, 1], [1, 1])
+    with pytest.raises(ValueError, match="same length"):
+        mcnemar_exact([0, 1], [1])

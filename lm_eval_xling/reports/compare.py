@@ -26,6 +26,10 @@ compared). The two-sided p-value is read from the same resampled differences: th
 of zero from the observed diff (zero itself counted as the other side), times 2, capped at 1 (the percentile
 bootstrap test, which rejects at 5% exactly when the percentile interval excludes 0, up to quantile interpolation);
 p is 1 when diff is 0, and 0 means below 2/iters. `significant` is true when the interval excludes 0.
+
+A run (either side) with several languages of a family that asks the same items in every language
+(`ReportFamily.parallel`) also gets the report's table of each language's gap to the reference language within that
+run (`lm_eval_xling.reports.gap.language_gaps`; Run A or B), printed after the comparison (not in `--json`).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import numpy as np
 
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.reports.contrasts import family_of
+from lm_eval_xling.reports.gap import LanguageGap, language_gap_markdown, language_gaps, read_task_run
 from lm_eval_xling.results.folders import results_files
 from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, read_samples
 from lm_eval_xling.results.metrics import configured_aggregations, finite_number, non_mean_aggregation
@@ -81,6 +86,7 @@ class Comparison:
     iters: int = RESAMPLES
     seed: int = 0
     labels: tuple[str, str] = ("A", "B")
+    language_gaps: list[LanguageGap] = field(default_factory=list)  # each run's gaps to a reference language
 
     def as_dict(self) -> dict[str, dict[str, dict[str, Any]]]:
         """{task: {metric: {"a", "b", "diff", "ci", "p", "significant", "n"}}}."""
@@ -214,6 +220,10 @@ def compare_runs(dir_a: Path, dir_b: Path, iters: int = RESAMPLES, seed: int = 0
         if skipped:
             comparison.skipped[task] = skipped
         comparison.unpaired[task] = unpaired
+    for side, logs in (("A", logs_a), ("B", logs_b)):  # rows named A and B: the two runs' labels may be the same
+        parallel = [task for task in logs if (family := family_of(task)) and family.parallel]
+        task_runs = [read_task_run(side, task, logs[task].path, logs[task].config) for task in parallel]
+        comparison.language_gaps += language_gaps(task_runs, iters, seed)
     return comparison
 
 
@@ -222,7 +232,8 @@ def _p(p: float, iters: int) -> str:
 
 
 def markdown_table(comparison: Comparison) -> str:
-    """The comparison as a Markdown table, followed by the notes (skipped metrics, one-sided tasks)."""
+    """The comparison as a Markdown table, followed by the notes (skipped metrics, one-sided tasks) and each run's
+    gaps to a reference language (`language_gap_markdown`)."""
     lines = [
         f"A: {comparison.labels[0]}  ",
         f"B: {comparison.labels[1]}",
@@ -238,7 +249,10 @@ def markdown_table(comparison: Comparison) -> str:
             )
     lines.append("")
     lines.append(f"paired bootstrap over documents, {comparison.iters} resamples, seed {comparison.seed}")
-    return "\n".join(lines + comparison.notes()[2:])
+    lines += comparison.notes()[2:]
+    if gaps := language_gap_markdown(comparison.language_gaps):
+        lines += ["", gaps]
+    return "\n".join(lines)
 
 
 def forest_plot(comparison: Comparison, path: Path) -> Path:

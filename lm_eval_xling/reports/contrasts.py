@@ -30,8 +30,19 @@ class Contrast:
 
 
 @dataclass(frozen=True)
+class ParallelLanguages:
+    """Tasks `<prefix>_<language>[_<variant>]` that ask the same items in every language, told apart by the document
+    field `pair_field`: each is compared item by item with the `reference` language's task of the same variant."""
+
+    reference: str
+    pair_field: str
+    variants: tuple[str, ...] = ()  # task name suffixes that are not part of the language ("ll": nsp_global_sw_ll)
+
+
+@dataclass(frozen=True)
 class ReportFamily:
-    """One family's section of the report: its tasks (by name prefix), title and contrasts."""
+    """One family's section of the report: its tasks (by name prefix: a task is the family's with the longest prefix
+    its name matches), title and contrasts."""
 
     prefix: str
     title: str
@@ -40,9 +51,28 @@ class ReportFamily:
     # "module:function" turning a corpus-level metric's logged per-document values into one number per document
     # (`function(metric, values, task_config) -> list[float] | None`), so that it can be paired and resampled
     per_document: str | None = None
+    parallel: ParallelLanguages | None = None  # the tasks differ by language only: paired with the reference's
+
+    def matches(self, task: str) -> bool:
+        """Whether the task's name is the prefix or starts with prefix + "_" (a longer prefix may still own it)."""
+        return task == self.prefix or task.startswith(self.prefix + "_")
 
     def has(self, task: str) -> bool:
-        return task.split("_", 1)[0] == self.prefix
+        """Whether the task is this family's: the declared family with the longest matching prefix."""
+        return family_of(task) == self
+
+    def language(self, task: str) -> tuple[str, str]:
+        """(language, variant) of a task of a parallel-language family: nsp_global_sw_ll -> ("sw", "ll")."""
+        rest = task.removeprefix(self.prefix + "_")
+        for variant in self.parallel.variants:
+            if rest.endswith("_" + variant):
+                return rest.removesuffix("_" + variant), variant
+        return rest, ""
+
+    def reference_task(self, task: str) -> str:
+        """The reference language's task of the same variant (nsp_global_sw_ll -> nsp_global_en_ll)."""
+        variant = self.language(task)[1]
+        return "_".join(part for part in (self.prefix, self.parallel.reference, variant) if part)
 
     def document_values(self, metric: str, values: list[Any], config: dict[str, Any]) -> list[float] | None:
         """One number per document of a metric whose logged values are not numbers, where the family can tell
@@ -67,4 +97,5 @@ def families() -> tuple[ReportFamily, ...]:
 
 
 def family_of(task: str) -> ReportFamily | None:
-    return next((f for f in families() if f.has(task)), None)
+    """The family of the longest prefix the task's name matches (nsp_global_en: NSP Global, not NSP)."""
+    return max((f for f in families() if f.matches(task)), key=lambda f: len(f.prefix), default=None)

@@ -7,9 +7,11 @@ Rows are runs, not models (`lm_eval_xling.results.runs`): two runs of one model 
 rows, labelled by what differs, and the "Runs" table lists every run's settings. With several runs, the first run
 (of the first folder given) is A and each other run's difference B - A is shown per task and metric with its 95%
 paired-bootstrap interval over the documents both logged. Corpus-level metrics a family can split by document
-(QUENCH's per-entity scores, `ReportFamily.per_document`) get intervals too. A value that is not a finite number is
-shown as `n/a` with the reason. Names and settings are public (`lm_eval_xling.redact`): a shared report names no
-machine or user."""
+(QUENCH's per-entity scores, `ReportFamily.per_document`) get intervals too. A family whose tasks ask the same items
+in every language (`ReportFamily.parallel`) gets a table of each language's gap to the reference language over the
+items both logged, paired by a document field (not lm-eval's doc_id, an index), with an exact McNemar test and a plot
+per run. A value that is not a finite number is shown as `n/a` with the reason. Names and settings are public
+(`lm_eval_xling.redact`): a shared report names no machine or user."""
 
 from __future__ import annotations
 
@@ -17,14 +19,16 @@ import base64
 import html
 import io
 import math
-from dataclasses import dataclass, field
+import textwrap
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.reports.contrasts import families, family_of
+from lm_eval_xling.reports.contrasts import ReportFamily, families, family_of
 from lm_eval_xling.results.folders import results_files
 from lm_eval_xling.results.logs import sample_lines
 from lm_eval_xling.results.metrics import (
@@ -35,11 +39,12 @@ from lm_eval_xling.results.metrics import (
     shares_out_of_range,
 )
 from lm_eval_xling.results.runs import SETTINGS, Run, group_runs, run_date
-from lm_eval_xling.stats import RESAMPLES, difference_ci, mean_ci, paired_difference
+from lm_eval_xling.stats import RESAMPLES, difference_ci, mcnemar_exact, mean_ci, paired_difference
 from lm_eval_xling.xsense import CONSISTENCY_REPORT
 from lm_eval_xling.xsense.pipeline import read_report
 
 INVALID = "invalid"  # the metric of every answer-parsing task: the share of replies no parser could read
+ACCURACY = "acc"  # the metric a parallel-language family's items are paired on: 1 right, 0 wrong (invalid included)
 
 
 class ReportError(UserError):
@@ -54,6 +59,7 @@ class TaskRun:
     task: str
     results: dict[str, float] = field(default_factory=dict)  # "metric,filter" -> value (NaN kept: shown as n/a)
     per_doc: dict[str, dict[int, float]] = field(default_factory=dict)  # "metric,filter" -> {doc_id: value}
+    pair_keys: dict[int, Any] = field(default_factory=dict)  # doc_id -> the item's id (parallel-language families)
 
 
 @dataclass
@@ -77,13 +83,26 @@ class Delta:
     ci: tuple[float, float] | None
 
 
-def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> dict[str, dict[int, float]]:
-    """{"metric,filter": {doc_id: value}} of the mean metrics logged in a samples file, and of the corpus-level
-    metrics the task's family splits by document (a document without a value is left out)."""
+def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> tuple[dict[str, dict[int, float]], dict[int, Any]]:
+    """({"metric,filter": {doc_id: value}} of the mean metrics logged in a samples file, and of the corpus-level
+    metrics the task's family splits by document (a document without a value is left out); {doc_id: the document's
+    pair field} for a parallel-language family, else {})."""
     values: dict[str, dict[int, float]] = {}
     unsplit: dict[str, dict[int, Any]] = {}
+    pair_keys: dict[int, Any] = {}
     configured = configured_aggregations(config)
-    for _, sample in sample_lines(path):
+    family = family_of(task)
+    pair_field = family.parallel.pair_field if family and family.parallel else None
+    for line_no, sample in sample_lines(path):
+        if pair_field is not None:
+            doc = sample.get("doc")
+            key = doc.get(pair_field) if isinstance(doc, dict) else None
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                raise ReportError(
+                    f"{path}:{line_no}: doc field {pair_field!r} is {key!r:.40}; expected the item's id (a string or "
+                    "integer), the same in every language"
+                )
+            pair_keys[sample["doc_id"]] = key
         for metric in sample.get("metrics", []):
             key = f"{metric},{sample.get('filter', 'none')}"
             number = finite_number(sample.get(metric))
@@ -91,13 +110,25 @@ def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> dict[str, di
                 values.setdefault(key, {})[sample["doc_id"]] = number
             elif number is None and metric in sample:
                 unsplit.setdefault(key, {})[sample["doc_id"]] = sample[metric]
-    family = family_of(task)
     for key, logged in unsplit.items():
         split = family.document_values(key.split(",", 1)[0], list(logged.values()), config) if family else None
         if split is not None:
             numbers = {doc: finite_number(v) for doc, v in zip(logged, split, strict=True)}
             values[key] = {doc: v for doc, v in numbers.items() if v is not None}
-    return values
+    if twice := [key for key, count in Counter(pair_keys.values()).items() if count > 1]:
+        raise ReportError(f"{path}: doc field {pair_field!r} is {twice[0]!r} in several documents; expected one each")
+    return values, pair_keys
+
+
+def read_task_run(
+    label: str, task: str, samples: Path | None, config: dict[str, Any], results: dict[str, float] | None = None
+) -> TaskRun:
+    """One run's task: its results-file values and, from its sample log where there is one, the per-document values
+    (and, for a parallel-language family, each document's item id)."""
+    task_run = TaskRun(label, task, results or {})
+    if samples is not None:
+        task_run.per_doc, task_run.pair_keys = _read_per_doc(samples, task, config)
+    return task_run
 
 
 def _results(metrics: dict[str, Any]) -> dict[str, float]:
@@ -126,11 +157,9 @@ def load_runs(folders: list[Path]) -> tuple[list[TaskRun], list[Run]]:
         for task, results in run.tasks().items():
             if family_of(task) is None:
                 continue
-            task_run = TaskRun(run.label, task, _results(results.data["results"][task]))
-            if (samples := results.checked_samples_path(task)) is not None:
-                config = (results.data.get("configs") or {}).get(task) or {}
-                task_run.per_doc = _read_per_doc(samples, task, config)
-            task_runs.append(task_run)
+            config = (results.data.get("configs") or {}).get(task) or {}
+            samples = results.checked_samples_path(task)
+            task_runs.append(read_task_run(run.label, task, samples, config, _results(results.data["results"][task])))
     order = {run.label: i for i, run in enumerate(runs)}
     task_runs.sort(key=lambda r: (family_of(r.task).prefix, r.task, order[r.model]))
     return task_runs, runs
@@ -241,6 +270,141 @@ def deltas(runs: list[TaskRun], iters: int = RESAMPLES) -> list[Delta]:
     return out
 
 
+@dataclass(frozen=True)
+class LanguageGap:
+    """One run's accuracy on a task of a parallel-language family and, but for the reference language's own row, its
+    difference to the reference language's task over the items both logged."""
+
+    model: str
+    task: str
+    metric: str
+    accuracy: float
+    ci: tuple[float, float]
+    n: int
+    invalid: float | None  # share of invalid replies, where logged
+    reference: str  # the reference language's task (the task itself in its own row)
+    n_paired: int = 0
+    gap: float | None = None  # mean(language - reference) over the paired items
+    gap_ci: tuple[float, float] | None = None  # 95% paired-bootstrap interval
+    only_reference: int = 0  # paired items right in the reference language only
+    only_language: int = 0  # paired items right in this language only
+    p: float | None = None  # exact McNemar test
+
+
+def language_gaps(runs: list[TaskRun], iters: int = RESAMPLES, seed: int = 0) -> list[LanguageGap]:
+    """Accuracy of each task of a parallel-language family whose run also has the reference language's task (the
+    reference's own row when another language has it), with the paired difference to it over the items both logged,
+    paired by the family's document field; by run, variant, reference first, then task."""
+    parallel = [(r, family) for r in runs if (family := family_of(r.task)) and family.parallel]
+    by_run = {(r.model, r.task): r for r, _ in parallel}
+    scored = [(r, family) for r, family in parallel if any(_split(key)[0] == ACCURACY for key in r.per_doc)]
+    for run, _ in scored:
+        for key, values in run.per_doc.items():
+            if _split(key)[0] == ACCURACY and not set(values.values()) <= {0.0, 1.0}:
+                raise ReportError(f"{run.model}: {run.task} {key} has per-document values other than 0 and 1")
+    referenced = {(r.model, ref) for r, family in scored if (ref := family.reference_task(r.task)) != r.task}
+    order = {model: i for i, model in enumerate(dict.fromkeys(r.model for r in runs))}
+    out = []
+    for run, family in scored:
+        reference = by_run.get((run.model, family.reference_task(run.task)))
+        if reference is None or (reference is run and (run.model, run.task) not in referenced):
+            continue
+        for key, values in sorted(run.per_doc.items()):
+            metric, filt = _split(key)
+            if metric != ACCURACY:
+                continue
+            invalid = run.per_doc.get(f"{INVALID},{filt}")
+            row = LanguageGap(
+                run.model,
+                run.task,
+                _label(key),
+                float(np.mean(list(values.values()))),
+                mean_ci(list(values.values()), iters, seed),
+                len(values),
+                float(np.mean(list(invalid.values()))) if invalid else run.results.get(f"{INVALID},{filt}"),
+                reference.task,
+            )
+            right = {run.pair_keys[doc]: value for doc, value in values.items()}
+            right_reference = {reference.pair_keys[doc]: v for doc, v in reference.per_doc.get(key, {}).items()}
+            if reference is not run and (items := sorted(right.keys() & right_reference.keys(), key=str)):
+                a = np.array([right_reference[item] for item in items])
+                b = np.array([right[item] for item in items])
+                row = replace(
+                    row,
+                    n_paired=len(items),
+                    gap=float(np.mean(b - a)),
+                    gap_ci=paired_difference(a, b, iters, seed)[0],
+                    only_reference=int(np.sum(a > b)),
+                    only_language=int(np.sum(b > a)),
+                    p=mcnemar_exact(a, b),
+                )
+            out.append(row)
+    return sorted(
+        out, key=lambda r: (order[r.model], family_of(r.task).language(r.task)[1], r.task != r.reference, r.task)
+    )
+
+
+def gap_section(family: ReportFamily, gaps: list[LanguageGap]) -> tuple[str, str, list[str], list[list[str]]]:
+    """(heading, note, header, rows) of a parallel-language family's table of gaps to its reference language: the
+    report's and `compare`'s."""
+    reference, pair_field = family.parallel.reference, family.parallel.pair_field
+    heading = f"{family.title}: gap to {reference} on identical items"
+    note = (
+        "Accuracy over every item a task logged, 95% bootstrap CI; an invalid reply counts as wrong (acc is 0 for "
+        f"it). Gap: accuracy minus that of the {reference} task of the same variant over the items both logged, "
+        f"paired by the document field `{pair_field}` (negative: worse than {reference}), 95% paired-bootstrap CI; "
+        "McNemar p: exact two-sided test on the items right in one language only."
+    )
+    header = ["Run", "Task", "Metric", "Accuracy", "95% CI", "n", "Invalid", "Paired n", f"Gap to {reference}",
+              "Gap 95% CI", f"Right in {reference} only", "Right in task only", "McNemar p"]  # fmt: skip
+    rows = []
+    for g in gaps:
+        cells = [g.model, g.task, g.metric, _fmt(g.accuracy), _fmt_ci(g.ci), str(g.n),
+                 "-" if g.invalid is None else _fmt(g.invalid)]  # fmt: skip
+        if g.task == g.reference:
+            cells += ["-", "reference", "-", "-", "-", "-"]
+        elif g.gap is None:
+            cells += ["0", "n/a (no item in both)", "-", "-", "-", "-"]
+        else:
+            cells += [str(g.n_paired), f"{g.gap:+.4f}", _fmt_ci(g.gap_ci), str(g.only_reference),
+                      str(g.only_language), f"{g.p:.4f}" if g.p >= 1e-4 else f"{g.p:.1e}"]  # fmt: skip
+        rows.append(cells)
+    return heading, note, header, rows
+
+
+def language_gap_markdown(gaps: list[LanguageGap]) -> str:
+    """Every parallel-language family's gap table (`gap_section`) as Markdown sections; "" when there is none."""
+    parts = []
+    for family in families():
+        if family_gaps := [g for g in gaps if family.has(g.task)]:
+            heading, note, header, rows = gap_section(family, family_gaps)
+            parts.append(f"## {heading}\n\n{note}\n\n{_table(header, rows)}\n")
+    return "\n".join(parts)
+
+
+def gap_plot(gaps: list[LanguageGap], title: str) -> bytes:
+    """One run's gaps to the reference language as horizontal bars, sorted, with their 95% intervals and a line at
+    0 (the reference's own row left out), as PNG bytes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    rows = sorted((g for g in gaps if g.gap is not None), key=lambda g: (g.gap, g.task, g.metric))
+    figure = Figure(figsize=(8, 1.5 + 0.3 * max(len(rows), 1)), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    errors = [[g.gap - g.gap_ci[0] for g in rows], [g.gap_ci[1] - g.gap for g in rows]]
+    colors = ["tab:red" if g.gap_ci[1] < 0 or g.gap_ci[0] > 0 else "tab:blue" for g in rows]
+    axes.barh(range(len(rows)), [g.gap for g in rows], xerr=errors, color=colors, capsize=3)
+    axes.axvline(0, color="black", linewidth=1)
+    axes.set_yticks(range(len(rows)), [f"{g.task} {g.metric}" for g in rows], fontsize=7)
+    axes.set_ylim(len(rows) - 0.5, -0.5)  # the largest drop on top
+    axes.set_xlabel("accuracy gap to the reference language, paired items (95% CI; red: excludes 0)")
+    axes.set_title("\n".join(textwrap.wrap(title, 90)), fontsize=10)  # a run's label can be long
+    buf = io.BytesIO()
+    figure.savefig(buf, format="png", dpi=100)
+    return buf.getvalue()
+
+
 def _fmt(value: float) -> str:
     """A number to 4 decimals; NaN and inf as `n/a` with the reason."""
     if math.isnan(value):
@@ -339,7 +503,8 @@ def _run_cells(runs: list[Run]) -> list[list[str]]:
 
 
 def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tuple[Path, Path]:
-    """Write report.md (with a PNG per family beside it) and report.html into `out`; return the two reports' paths.
+    """Write report.md (with a PNG per family, and per run of a parallel-language family, beside it) and report.html
+    into `out`; return the two reports' paths.
     A `consistency run` folder (it holds consistency.json) adds a row to the consistency table; its stages' lm-eval
     runs are not read as task runs."""
     consistency_folders = [f for f in folders if (f / CONSISTENCY_REPORT).is_file()]
@@ -372,19 +537,30 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
     out.mkdir(parents=True, exist_ok=True)
     if runs:
         section("Runs", ["Run", *SETTINGS, "Date (UTC)"], _run_cells(runs), "")
+
+    def image(png: bytes, name: str, alt: str) -> None:
+        (out / name).write_bytes(png)
+        md.extend([f"![{alt}]({name})", ""])
+        page.append(f"<img alt='{html.escape(alt)}' src='data:image/png;base64,{base64.b64encode(png).decode()}'>")
+
     header = ["Run", "Task", "Metric", "Value", "95% CI", "n"]
+    gaps = language_gaps(task_runs, iters)
     for family in families():
         rows = [r for r in main if family.has(r.task)]
         if not rows:
             continue
         title = family.title
         section(title, header, [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in rows], "")
-        png = family_plot(rows, title)
-        (out / f"{family.prefix}.png").write_bytes(png)
-        md += [f"![{title} plot]({family.prefix}.png)", ""]
-        page.append(
-            f"<img alt='{html.escape(title)} plot' src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
-        )
+        image(family_plot(rows, title), f"{family.prefix}.png", f"{title} plot")
+        if family_gaps := [g for g in gaps if family.has(g.task)]:
+            heading, note, gap_header, cells = gap_section(family, family_gaps)
+            section(heading, gap_header, cells, "", note)
+            for i, label in enumerate(labels, 1):
+                if any(g.model == label and g.gap is not None for g in family_gaps):
+                    run_gaps = [g for g in family_gaps if g.model == label]
+                    image(
+                        gap_plot(run_gaps, f"{heading}: {label}"), f"{family.prefix}_gap_{i}.png", f"{heading}: {label}"
+                    )
     if len(labels) > 1:
         differences = run_differences(task_runs, labels, iters)
         cells = [[d.b, d.task, d.metric, _fmt(d.value_a), _fmt(d.value_b), _fmt(d.value_b - d.value_a),
