@@ -40,7 +40,7 @@ def test_embedded_model_run_and_score_agree(tmp_path, embedded_model, local_data
         assert rescored[task][metric] == pytest.approx(live[task][metric]), (task, metric)
 
 
-DEMO_FAMILIES = {"nsp", "nsp_ll", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq"}
+DEMO_FAMILIES = {"nsp", "nsp_ll", "nsp_global_sw", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq"}
 
 
 def test_main_job_demo_runs_every_family(tmp_path, synthetic_raw):

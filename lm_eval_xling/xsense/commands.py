@@ -80,8 +80,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     crun.add_argument(
         "--task",
         required=True,
-        help="a declared task family (xsense_pawsx, xsense_xnli, nsp, nsp_1k, xstorycloze) or one of its tasks in the "
-        "source language (nsp_english_1k); see lm_eval_xling/xsense/declarations.py",
+        help="a declared task family (xsense_pawsx, xsense_xnli, nsp, nsp_1k, nsp_global, xstorycloze) or one of its "
+        "tasks in the source language (nsp_english_1k); see lm_eval_xling/xsense/declarations.py",
     )
     crun.add_argument("--src", required=True, help="source language (en, de, zh, sw, ha, es; as the task declares)")
     crun.add_argument("--tgt", required=True, help="target language")

@@ -3,9 +3,10 @@
 `lm-eval-xling consistency run` works on any lm-eval task that declares, per language, which task asks it, which
 document fields are the inputs the model translates, which fields hold instruction pieces (and their text in each
 language that has a native-speaker version), where the answer language is recorded, and whether the languages'
-test sets are translations of each other (then the target language's documents are the reference translations).
-The pipeline has no branch for any particular task: PAWS-X, XNLI, NSP and lm-eval's own xstorycloze are four
-declarations of this kind. The translated runs are zero-shot (few-shot examples would stay untranslated), so
+test sets are translations of each other (then the target language's documents are the reference translations,
+paired with the source documents by position or by a document field that names the item in every language).
+The pipeline has no branch for any particular task: PAWS-X, XNLI, NSP, NSP Global and lm-eval's own xstorycloze
+are declarations of this kind. The translated runs are zero-shot (few-shot examples would stay untranslated), so
 declare zero-shot tasks.
 """
 
@@ -28,6 +29,8 @@ class Translatable:
     instructions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     language_field: str | None = None  # document field naming the language whose answer words the task accepts
     parallel: bool = True  # the languages' test sets are translations of each other, item by item
+    # document field naming the item in every language (a language may lack some); None: paired by position
+    pair_field: str | None = None
     sentences: tuple[str, ...] = ()  # inputs translated sentence by sentence when long
     options: tuple[str, ...] = ()  # inputs that are the answer options: two translated alike make the item invalid
     released: str | None = None  # folder of the paper's released translations (selftrans), where there are some
@@ -73,6 +76,24 @@ def _nsp(split: str) -> Translatable:
     )
 
 
+def _nsp_global() -> Translatable:
+    """NSP's direct task on page-aligned human translations of the same stories: the target language's document
+    with the source document's `id` is its reference translation (a language may lack some stories)."""
+    from lm_eval_xling.nsp.tasks import DIRECT_PIECES
+    from lm_eval_xling.nsp_global.languages import LANGUAGES
+
+    return Translatable(
+        name="nsp_global",
+        tasks={language: f"nsp_global_{language}" for language in LANGUAGES},
+        inputs=("context", "option_a", "option_b"),
+        instructions={"en": DIRECT_PIECES},
+        pair_field="id",
+        # contexts are sent whole, not sentence by sentence as NSP's: the human versions align by page, not by
+        # sentence, so only a whole context has its reference translation
+        options=("option_a", "option_b"),
+    )
+
+
 # lm-eval's own xstorycloze: the story and its two endings; no instruction; the languages are parallel.
 XSTORYCLOZE = Translatable(
     name="xstorycloze",
@@ -88,6 +109,7 @@ DECLARATIONS = {
     "xsense_xnli_paper": _paper("xnli", "xglue/xnli", "paper"),
     "nsp": _nsp(""),
     "nsp_1k": _nsp("_1k"),
+    "nsp_global": _nsp_global(),
     "xstorycloze": XSTORYCLOZE,
 }
 
@@ -100,5 +122,7 @@ def find(task: str) -> tuple[Translatable, str | None]:
         for language, name in declaration.tasks.items():
             if name == task:
                 return declaration, language
-    known = sorted({*DECLARATIONS, *(t for d in DECLARATIONS.values() for t in d.tasks.values())})
-    raise UserError(f"no translation declaration for {task!r}; declared: {', '.join(known)}")
+    raise UserError(
+        f"no translation declaration for {task!r}; declared: {', '.join(DECLARATIONS)} (or one of their tasks, "
+        "e.g. nsp_english_1k, nsp_global_en)"
+    )

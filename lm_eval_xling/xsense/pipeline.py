@@ -154,16 +154,43 @@ def task_docs(task: str, include_path: list[str]) -> list[dict]:
     return list(TaskManager(include_path=include_path or None).load([task])["tasks"][task].eval_docs)
 
 
-def references(plan: Run, doc_ids: list[int]) -> dict[int, dict] | None:
-    """The target language's test documents under the source documents' ids, where the declaration's test sets
-    are parallel (they are the human translations); None where they are not."""
-    if not plan.declaration.parallel:
+def references(plan: Run, docs: dict[int, dict]) -> dict[int, dict] | None:
+    """The target language's test documents that translate the source documents, under the source documents' ids,
+    where the declaration's test sets are parallel (they are the human translations); None where they are not.
+    Paired by the declaration's `pair_field` (a source document without a counterpart gets none) or by position."""
+    declaration = plan.declaration
+    if not declaration.parallel:
         return None
-    docs = task_docs(plan.declaration.task(plan.target), plan.include_path)
-    missing = [i for i in doc_ids if i >= len(docs)]
-    if missing:
-        raise UserError(f"{plan.declaration.task(plan.target)} has {len(docs)} documents, no {missing[0]}")
-    return {i: docs[i] for i in doc_ids}
+    task = declaration.task(plan.target)
+    targets = task_docs(task, plan.include_path)
+    key = declaration.pair_field
+    if key is None:
+        missing = [i for i in docs if i >= len(targets)]
+        if missing:
+            raise UserError(f"{task} has {len(targets)} documents, no {missing[0]}")
+        return {i: targets[i] for i in docs}
+    by_key: dict[Any, dict] = {}
+    for position, doc in enumerate(targets):
+        value = _pair_value(task, position, doc, key)
+        if value in by_key:
+            raise UserError(f"{task} document {position}: {key} {value!r} again; expected one document per item")
+        by_key[value] = doc
+    pairs = {i: _pair_value(plan.source_task, i, doc, key) for i, doc in docs.items()}
+    refs = {i: by_key[value] for i, value in pairs.items() if value in by_key}
+    if len(refs) < len(docs):
+        print(
+            f"consistency: {len(docs) - len(refs)} of {len(docs)} documents have no {key} in {task}: no reference "
+            "translation, left out of the translation quality",
+            flush=True,
+        )
+    return refs
+
+
+def _pair_value(task: str, doc_id: int, doc: dict, key: str) -> Any:
+    try:
+        return doc[key]
+    except KeyError:
+        raise UserError(f"{task} document {doc_id}: no field {key!r} (the declaration pairs languages by it)") from None
 
 
 def translation_stage(plan: Run, name: str, requests: list[dict]) -> tuple[dict[str, str], Path]:
@@ -207,10 +234,11 @@ def quality_items(
     texts: dict[str, str], requests: list[dict] | None,
 ) -> tuple[dict[int, list[tuple[str, str]]], str, str] | None:  # fmt: skip
     """({doc_id: [(hypothesis, reference), ...]}, its language, "human" or "round_trip") for translation quality:
-    the translated inputs against the human versions, or else the round trip (the model's translations translated
-    back) against the source texts; None where neither exists (the paper's translations of a non-parallel task)."""
+    the translated inputs against the human versions (of the documents that have one), or else the round trip (the
+    model's translations translated back) against the source texts; None where neither exists (the paper's
+    translations of a non-parallel task)."""
     if refs is not None:
-        items = {i: [(inputs[i][name], refs[i][name]) for name in plan.declaration.inputs] for i in docs}
+        items = {i: [(inputs[i][name], refs[i][name]) for name in plan.declaration.inputs] for i in docs if i in refs}
         return items, plan.target, "human"
     if requests is None:
         return None
@@ -228,7 +256,7 @@ def run(plan: Run) -> dict[str, Any] | None:
     original = plan.stage("original", plan.source_task, limited=True)
     rerun = plan.stage("rerun", plan.source_task, limited=True, rerun=True)
     docs = {doc_id: sample["doc"] for doc_id, sample in read_samples(original).items()}
-    refs = references(plan, list(docs))
+    refs = references(plan, docs)
     texts, requests, translated = translate(plan, docs, refs)
     pieces = reviewed_instruction(plan, texts)
     if plan.review_instruction:
@@ -269,10 +297,11 @@ def make_report(
     collapsed: list[int],
 ) -> dict[str, Any]:
     """Accuracy of every run, consistency of the rerun and each condition with the original (items whose options
-    collapsed left out of T and X), translation quality (`scored`, see `quality_items`) and its link to consistency
-    and accuracy."""
+    collapsed left out of T and X), translation quality (`scored`, see `quality_items`; the items without a
+    reference counted in `no_reference`) and its link to consistency and accuracy."""
     runs = {name: read_log(log).answers for name, log in logs.items()}
     items, language, reference = scored if scored is not None else ({}, plan.target, None)
+    unscored = sorted(runs["original"].keys() - items.keys())  # no reference translation
     bleu = quality.item_bleu(items, language)
     report: dict[str, Any] = {
         "task": plan.declaration.name,
@@ -280,7 +309,8 @@ def make_report(
         "logs": {name: recorded(plan.output, log) for name, log in logs.items()},
         "accuracy": {name: sum(a.correct for a in run.values()) / len(run) for name, run in runs.items()},
         "consistency": {},
-        "translation": (quality.quality(items, language) if items else {}) | {"reference": reference},
+        "translation": (quality.quality(items, language) if items else {})
+        | {"reference": reference, "no_reference": {"n": len(unscored), "doc_ids": unscored}},
         "collapsed": {"n": len(collapsed), "share": len(collapsed) / len(runs["original"]), "doc_ids": collapsed},
         "bleu_link": {},
     }

@@ -102,6 +102,34 @@ TRANSLATE = {
     ("ha", "en"): "Don Allah ka fassara wannan rubutu zuwa harshen Turanci:",
 }
 
+# NSP Global's languages (their English names): English requests into each, in the form of the authors' en->de, for
+# `consistency run --task nsp_global_en --tgt <lang>` (the human translations are the references there).
+NSP_GLOBAL_NAMES = {
+    "adx": "Amdo Tibetan", "aeb": "Tunisian Arabic", "am": "Amharic", "ar": "Arabic", "bn": "Bengali",
+    "bo": "Tibetan", "ca": "Catalan", "ckb": "Central Kurdish", "da": "Danish", "dje": "Zarma", "el": "Greek",
+    "eo": "Esperanto", "fa": "Persian", "ff": "Fula", "fr": "French", "ga": "Irish", "gu": "Gujarati",
+    "guz": "Ekegusii", "hi": "Hindi", "ht": "Haitian Creole", "hu": "Hungarian", "it": "Italian", "ja": "Japanese",
+    "jam": "Jamaican Patois", "kam": "Kamba", "khg": "Khams Tibetan", "ki": "Kikuyu", "kln": "Kalenjin", "km": "Khmer",
+    "ko": "Korean", "kr": "Kanuri", "la": "Latin", "lg": "Luganda", "lko": "Olukhayo", "lt": "Lithuanian",
+    "mas": "Maasai", "mfe": "Mauritian Creole", "mg": "Malagasy", "mnw": "Mon", "my": "Burmese",
+    "nb": "Norwegian Bokmål", "ne": "Nepali", "nl": "Dutch", "nn": "Norwegian Nynorsk", "om": "Oromo",
+    "pa": "Punjabi", "pcm": "Nigerian Pidgin", "pl": "Polish", "prs": "Dari", "ps": "Pashto", "rki": "Rakhine",
+    "ro": "Romanian", "ru": "Russian", "saq": "Samburu", "se": "Northern Sami", "so": "Somali", "sv": "Swedish",
+    "tet": "Tetum", "tl": "Tagalog", "tr": "Turkish", "tuv": "Turkana", "uk": "Ukrainian", "ur": "Urdu",
+    "vi": "Vietnamese", "yo": "Yoruba", "yue": "Cantonese",
+}  # fmt: skip
+for _code, _name in NSP_GLOBAL_NAMES.items():
+    TRANSLATE.setdefault(("en", _code), f"Please translate the following text into {_name}:")
+
+
+def directions() -> str:
+    """The directions with a translation instruction, by source language: "de->en; en->am, ar, ...; ..."."""
+    targets: dict[str, list[str]] = {}
+    for source, target in sorted(TRANSLATE):
+        targets.setdefault(source, []).append(target)
+    return "; ".join(f"{source}->{', '.join(found)}" for source, found in targets.items())
+
+
 # Instruction pieces the authors keep with the space that joins them to the prompt, and send for translation so.
 JOINED = ("suffix",)
 PIECE = "instruction/"  # the request key of an instruction piece: `instruction/<field>`
@@ -131,7 +159,7 @@ def _instruction_line(source: str, target: str) -> str:
     try:
         return TRANSLATE[source, target]
     except KeyError:
-        raise UserError(f"no translation instruction for {source}->{target}; directions: {sorted(TRANSLATE)}") from None
+        raise UserError(f"no translation instruction for {source}->{target}; directions: {directions()}") from None
 
 
 def translation_prompt(text: str, source: str, target: str, piece: bool = False) -> str:

@@ -33,7 +33,7 @@ def input_translations(log) -> tuple[dict[int, list[tuple[str, str]]], str]:
                 f"{log} doc_id {line_id}: field 'doc.{missing[0]}' is missing; not an xsense_translate sample log"
             )
         language = doc["target_language"]
-        if doc["reference"] is None:  # an instruction piece
+        if doc["reference"] is None:  # an instruction piece, a sentence of a long input, or no human version
             continue
         doc_id = int(doc["key"].split("/", 1)[0])
         items[doc_id].append((clean_translation(sample["resps"][0][0], doc["text"]), doc["reference"]))

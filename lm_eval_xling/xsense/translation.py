@@ -18,7 +18,7 @@ from typing import Any
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.logs import SamplesError, read_samples
 from lm_eval_xling.xsense.declarations import Translatable
-from lm_eval_xling.xsense.prompts import TRANSLATE
+from lm_eval_xling.xsense.prompts import TRANSLATE, directions
 from lm_eval_xling.xsense.translation_reply import clean_translation
 
 CONDITIONS = ("T", "I", "X")
@@ -31,9 +31,7 @@ _NOT_A_WORD = re.compile(r"[\W_]+")
 
 def check_direction(source: str, target: str) -> None:
     if (source, target) not in TRANSLATE:
-        raise UserError(
-            f"unsupported direction {source}->{target}; translation instructions exist for {sorted(TRANSLATE)}"
-        )
+        raise UserError(f"unsupported direction {source}->{target}; translation instructions exist for {directions()}")
 
 
 def sentences(text: str) -> list[str]:
@@ -58,7 +56,7 @@ def requests(
     declaration: Translatable, docs: dict[int, dict], source: str, target: str, references: dict[int, dict] | None
 ) -> list[dict[str, Any]]:
     """Translation requests: instruction pieces, then each document's inputs (with the human target version where
-    the declaration's languages are parallel and the field is sent whole)."""
+    `references` has the document and the field is sent whole)."""
     check_direction(source, target)
     pieces = declaration.instruction(source)
     out = [{"key": f"instruction/{name}", "text": text, "reference": None} for name, text in pieces.items()]
@@ -66,7 +64,7 @@ def requests(
         for field in declaration.inputs:
             parts = _parts(doc[field], field in declaration.sentences)
             if len(parts) == 1:
-                reference = references[doc_id][field] if references is not None else None
+                reference = references[doc_id][field] if doc_id in (references or {}) else None
                 out.append({"key": f"{doc_id}/{field}", "text": doc[field], "reference": reference})
             else:
                 out += [{"key": f"{doc_id}/{field}/{k}", "text": p, "reference": None} for k, p in enumerate(parts)]
