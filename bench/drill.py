@@ -221,6 +221,25 @@ RAW_CASES = [
         "xparade/complete_data_es/en-es-adj-dev.json",
         edit_json_pair(set_key("labels", {"same": ["x"], "new": [], "inf": []})),
     ),  # fmt: skip
+    Case(
+        "nsp_global: markdown story without its title",
+        "nsp_global",
+        "storybooks/global-asp/de/0001_*.md",
+        replace("# ", ""),
+    ),
+    Case(
+        "nsp_global: non-UTF-8 byte in a markdown story",
+        "nsp_global",
+        "storybooks/global-asp/de/0002_*.md",
+        bad_byte(3),
+    ),
+    Case(
+        "nsp_global: story page without its own-language text",
+        "nsp_global",
+        "storybooks/*/stories/sw/0001/index.html",
+        replace("level2-txt def", "level2-txt"),
+    ),
+    Case("nsp_global: empty story page", "nsp_global", "storybooks/*/stories/sw/0002/index.html", empty),
     Case("pawsx: empty file", "pawsx", "pawsx/test-de.jsonl", empty),
     Case("pawsx: non-UTF-8 byte", "pawsx", "pawsx/test-en.jsonl", bad_byte(2)),
     Case("pawsx: truncated line", "pawsx", "pawsx/test-zh.jsonl", truncate_last_line),
@@ -276,11 +295,13 @@ def synthetic_raw(root: Path) -> Path:
     sys.path.insert(0, str(REPO / "tests"))
     from support.nsp_data import write_synthetic_raw
     from support.quench_data import write_synthetic_quench
+    from support.storybooks_data import write_synthetic_storybooks
     from support.xparade_data import write_synthetic_xparade
     from support.xsense_data import write_synthetic_pawsx, write_synthetic_xnli
 
     root.mkdir(parents=True)
     write_synthetic_xparade(write_synthetic_quench(write_synthetic_raw(root)))
+    write_synthetic_storybooks(root)
     return write_synthetic_xnli(write_synthetic_pawsx(root))
 
 

@@ -8,7 +8,7 @@ import sys
 
 from support.common import REPO
 
-DATA_CASES = ["nsp: empty story file", "nsp: non-UTF-8 byte on JSONL line 3001"]
+DATA_CASES = ["nsp: empty story file", "nsp: non-UTF-8 byte on JSONL line 3001", "nsp_global: empty story page"]
 # Results cases that need no base run (a few seconds): bad arguments and broken files of post-run commands.
 RESULTS_CASES = [
     "report: --iters -5",
@@ -40,6 +40,7 @@ def test_drill_data_cases_fail_cleanly():
         assert (row["exit"], row["traceback"], row["outcome"]) == ("2", "no", "clear error"), f"{case}: {row}"
     assert "stories/en.txt" in rows[DATA_CASES[0]]["first line"]
     assert "test.jsonl:3001: not UTF-8" in rows[DATA_CASES[1]]["first line"]
+    assert "stories/sw/0002/index.html: not an HTML page" in rows[DATA_CASES[2]]["first line"]
 
 
 def test_drill_results_cases_refuse_bad_input_cleanly():

@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from lxml import etree
 from lxml import html as lxml_html
 
 from lm_eval_xling.data import DatasetError, SourceMissing, raw_text, write_split
@@ -100,8 +101,11 @@ def _classes(element) -> set[str]:
 
 def read_html(path: Path, number: int, source: str) -> Story:
     """A story page of the Storybooks websites: the cover div#text01, then a div#textNN per page (its `def` text)."""
-    tree = lxml_html.fromstring(path.read_bytes())
     where = f"{SPEC.hub_id}: {path}"
+    try:
+        tree = lxml_html.fromstring(raw_text(path, SPEC))
+    except (etree.ParserError, ValueError) as err:  # an empty file; a page lxml cannot read as HTML
+        raise DatasetError(f"{where}: not an HTML page ({err})") from None
     numbered = []
     for div in tree.iter("div"):
         if (m := _PAGE_ID.match(div.get("id") or "")) is not None:

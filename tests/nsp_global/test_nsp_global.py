@@ -139,6 +139,8 @@ def test_the_build_reports_stories_left_out(tmp_path):
             "storybooks-site/stories/sw/0001/index.html div#text02: no element of class 'def'",
         ),
         ("global-asp/de/0003_x.md", b"# t\n##\n\xff\n", "global-asp/de/0003_x.md:3: not UTF-8"),
+        ("storybooks-site/stories/sw/0002/index.html", b"", "stories/sw/0002/index.html: not an HTML page"),
+        ("storybooks-site/stories/sw/0003/index.html", b"<html>\xff</html>", "stories/sw/0003/index.html:1: not UTF-8"),
     ],
 )
 def test_a_malformed_story_is_one_line_naming_the_file_and_exit_2(tmp_path, where, text, expected):
