@@ -52,7 +52,6 @@ class Story:
     title: str
     pages: tuple[str, ...]
     source: str  # the repository folder
-    path: Path
     license: str  # as the story states it ("" where it does not)
     author: str
     translator: str
@@ -88,8 +87,7 @@ def read_markdown(path: Path, number: int, source: str) -> Story:
         _text(head[0][2:]),
         tuple(_text("\n".join(block)) for block in pages),
         source,
-        path,
-        credits.get("license", "").strip("[]"),
+        re.sub(r"^CC-", "CC ", credits.get("license", "").strip("[]")),  # "[CC-BY-NC]": CC BY-NC
         credits.get("text", ""),
         credits.get("translation", ""),
     )
@@ -132,7 +130,6 @@ def read_html(path: Path, number: int, source: str) -> Story:
         own_text(numbered[0][1]),
         tuple(own_text(div) for _, div in numbered[1:]),
         source,
-        path,
         _license_from_url(licenses[0]) if licenses else "",
         credits.get("written by", ""),
         credits.get("translated by", ""),
@@ -241,7 +238,7 @@ class LanguageBuild:
     language: str
     records: list[dict]
     stories: int
-    left_out: list[str]  # "0012 (11 pages, English 12)" per story that does not align
+    left_out: list[str]  # "0012 (11 pages in <repository>, English 12)" per story that does not align
     unanswerable: int  # questions whose options read alike in this language
     source: Path  # where the language's stories were read (for error messages)
 
