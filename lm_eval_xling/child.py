@@ -1,4 +1,5 @@
-"""Run an `lm_eval` stage as a child process that never outlives the command that started it.
+"""Run an `lm_eval` stage as a child process that never outlives the command that started it, directly or through a
+launcher (`accelerate launch --num_processes 8`: lm-eval's own data parallelism, every stage split over 8 processes).
 
 Staged commands (`quench-chain`, `consistency run`) run each stage as its own `lm_eval` process (a fresh interpreter
 per stage: lm-eval keeps global state and a model's memory is only surely freed when its process ends). A Ctrl-C or
@@ -12,10 +13,12 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shlex
 import signal
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -34,6 +37,18 @@ def _dies_with_parent() -> Callable[[], None] | None:
             os.kill(os.getpid(), signal.SIGKILL)
 
     return preexec
+
+
+def lm_eval_command(launcher: str | None = None) -> list[str]:
+    """The command that starts lm_eval: this interpreter's `python -m lm_eval`, or `<launcher> -m lm_eval` for a
+    launcher that runs a module in each of its processes (`accelerate launch --num_processes 8`, `torchrun
+    --nproc_per_node 8`). A launcher named without a path is taken from this interpreter's environment first, so
+    `.venv/bin/lm-eval-xling` finds `.venv/bin/accelerate` without an activated environment."""
+    if not launcher:
+        return [sys.executable, "-m", "lm_eval"]
+    program, *args = shlex.split(launcher)
+    beside = Path(sys.executable).parent / program
+    return [str(beside) if "/" not in program and beside.is_file() else program, *args, "-m", "lm_eval"]
 
 
 def _interrupt(signum: int, frame: Any) -> None:

@@ -66,6 +66,15 @@ def command(sub: argparse._SubParsersAction, name: str, example: str, **kwargs) 
     return cmd
 
 
+def launcher_argument(cmd: Parser) -> None:
+    """`--launcher`: what starts each `lm_eval` the command runs (lm-eval's own data parallelism)."""
+    cmd.add_argument(
+        "--launcher",
+        help='start lm_eval through this launcher, e.g. "accelerate launch --num_processes 8" (data parallel on '
+        'GPUs) or "accelerate launch --cpu --num_processes 2"; it must take `-m lm_eval` after its own flags',
+    )
+
+
 def parser() -> Parser:
     top = Parser(prog="lm-eval-xling", description=DESCRIPTION)
     top.add_argument("--debug", action="store_true", help="show the traceback of an error")

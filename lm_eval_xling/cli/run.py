@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from pathlib import Path
 
-from lm_eval_xling.cli import command
+from lm_eval_xling.child import lm_eval_command, run_child
+from lm_eval_xling.cli import command, launcher_argument
 from lm_eval_xling.config import DATA_ENV, cache_dir, local_root, raw_root
 from lm_eval_xling.errors import UserError
 
@@ -66,7 +68,8 @@ def _demo_tasks(root: Path) -> str:
 
 
 def _run(args: argparse.Namespace, extra: list[str]) -> int:
-    """The main job: our tasks through the real lm_eval CLI, on the embedded model and local data by default.
+    """The main job: our tasks through the real lm_eval CLI, on the embedded model and local data by default; with
+    `--launcher`, lm_eval runs in the launcher's processes (data parallel).
 
     Without --tasks it is the demo: every family's task at a few documents and short generations."""
     from lm_eval.__main__ import cli_evaluate
@@ -89,8 +92,14 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
         argv += ["--model_args", model_args, "--apply_chat_template"]
     else:
         argv += ["--model_args", args.model_args]
-    sys.argv = argv + extra
-    cli_evaluate()
+    if args.launcher:  # every process of the launcher runs lm_eval; lm-eval splits the documents among them
+        try:
+            run_child([*lm_eval_command(args.launcher), *argv[1:], *extra])
+        except subprocess.CalledProcessError as err:
+            raise UserError(f"lm_eval exited {err.returncode} under {args.launcher!r} (its output is above)") from None
+    else:
+        sys.argv = argv + extra
+        cli_evaluate()
     if demo:
         print(SCALE_UP)
     return 0
@@ -117,6 +126,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--batch_size", default="8")
     run.add_argument("--model_args", help="default: the embedded SmolLM2-135M-Instruct, chat template on")
     run.add_argument("--raw", type=Path, default=raw_root(), help="raw sources, used when data is built")
+    launcher_argument(run)
     run.set_defaults(func=_run, passes_through=True)
 
     embedded = command(

@@ -7,17 +7,20 @@ log has whole lines. Stopping the chain (Ctrl-C, SIGTERM) stops the running `lm_
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-from lm_eval_xling.child import run_child
+from lm_eval_xling.child import lm_eval_command, run_child
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.folders import ResultsFile, complete_samples
 from lm_eval_xling.results.logs import model_args_dict
 
 
-def run_chain(model: str, model_args: str, task: str, output_path: Path, judges: list | None, extra: list[str]) -> int:
-    """Entity run, then the predicted-rationale run (CoT after a CoT entity task) on the entity run's own replies."""
+def run_chain(
+    model: str, model_args: str, task: str, output_path: Path, judges: list | None, extra: list[str],
+    launcher: str | None = None,
+) -> int:  # fmt: skip
+    """Entity run, then the predicted-rationale run (CoT after a CoT entity task) on the entity run's own replies,
+    each `lm_eval` started through `launcher` where one is given (`child.lm_eval_command`)."""
     metadata = {"judges": judges} if judges else {}
     rationale_task = "quench_rationale_pred_cot" if task.endswith("_cot") else "quench_rationale_pred"
 
@@ -25,7 +28,7 @@ def run_chain(model: str, model_args: str, task: str, output_path: Path, judges:
         if (done := complete_log(out, name, model, model_args, meta.get("predictions"))) is not None:
             print(f"{name}: done already ({done}); skipped")
             return done
-        command = [sys.executable, "-m", "lm_eval", "--model", model, "--model_args", model_args]
+        command = [*lm_eval_command(launcher), "--model", model, "--model_args", model_args]
         command += [*extra, "--log_samples", "--tasks", name, "--output_path", str(out)]
         run_child(command + (["--metadata", json.dumps(meta)] if meta else []))
         if (done := complete_log(out, name, model, model_args, meta.get("predictions"))) is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lm_eval_xling.cli import command
+from lm_eval_xling.cli import command, launcher_argument
 from lm_eval_xling.cli.score import judges_argument
 
 
@@ -13,7 +13,7 @@ def _chain(args: argparse.Namespace, extra: list[str]) -> int:
     """Entity run, then the rationale run on the entity run's own replies; a finished stage is not redone."""
     from lm_eval_xling.quench.chain import run_chain
 
-    return run_chain(args.model, args.model_args, args.task, args.output_path, args.judges, extra)
+    return run_chain(args.model, args.model_args, args.task, args.output_path, args.judges, extra, args.launcher)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,4 +29,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     chain.add_argument("--task", default="quench", help="the entity task: quench, quench_indic, quench_cot, ...")
     chain.add_argument("--output_path", type=Path, required=True)
     chain.add_argument("--judges", type=judges_argument, help="JSON list of judge models (see `score --judges`)")
+    launcher_argument(chain)
     chain.set_defaults(func=_chain, passes_through=True)

@@ -7,7 +7,7 @@ import json
 import math
 from pathlib import Path
 
-from lm_eval_xling.cli import command
+from lm_eval_xling.cli import command, launcher_argument
 
 # Why a share is undefined, by the items it is over (correct/incorrect: as run A answered them).
 UNDEFINED = {"all": "no item in both logs", "correct": "A got no item right", "incorrect": "A got every item right"}
@@ -17,7 +17,8 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
     from lm_eval_xling.xsense.pipeline import Run, run, table
 
     plan = Run(args.model, args.model_args, args.task, args.src, args.tgt, args.output_path, args.limit, extra,
-               translations=args.translations, review_instruction=args.review_instruction)  # fmt: skip
+               translations=args.translations, review_instruction=args.review_instruction,
+               launcher=args.launcher)  # fmt: skip
     report = run(plan)
     if report is None:  # --review_instruction: stopped before the T and I stages
         return 0
@@ -87,6 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     crun.add_argument("--tgt", required=True, help="target language")
     crun.add_argument("--output_path", type=Path, required=True)
     crun.add_argument("--limit", type=int, help="evaluate the first N test items")
+    launcher_argument(crun)
     crun.add_argument(
         "--translations",
         choices=("model", "paper"),

@@ -21,14 +21,13 @@ import inspect
 import json
 import math
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from lm_eval_xling.child import run_child
+from lm_eval_xling.child import lm_eval_command, run_child
 from lm_eval_xling.config import write_cache_file
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.redact import public_name
@@ -58,6 +57,7 @@ class Run:
     extra: list[str] = field(default_factory=list)  # passed on to every lm_eval run
     translations: str = "model"  # "model": the model's own; "paper": the paper's released ones (selftrans)
     review_instruction: bool = False  # stop once the translated instruction pieces are written, before T and I
+    launcher: str | None = None  # starts each stage's lm_eval (`accelerate launch --num_processes 8`)
     declaration: Translatable | None = None  # found from `task` unless given
 
     def __post_init__(self) -> None:
@@ -125,7 +125,7 @@ class Run:
         out.mkdir(parents=True, exist_ok=True)
         model_args = self.rerun_model_args() if rerun else self.model_args
         tasks = str(self.task_file(name, task, docs)) if docs is not None else task
-        command = [sys.executable, "-m", "lm_eval", "--model", self.model, "--model_args", model_args]
+        command = [*lm_eval_command(self.launcher), "--model", self.model, "--model_args", model_args]
         command += [*self.extra, "--tasks", tasks, "--log_samples", "--output_path", str(out)]
         if limited and self.limit is not None:
             command += ["--limit", str(self.limit)]
