@@ -9,7 +9,8 @@ Every verdict is written to a SQLite cache keyed by judge and prompt as soon as 
 run asks nothing twice; a judge failure (after lm-eval's own retries) is marked on the item, never cached, and
 retried by the next run. Processes sharing a cache claim a prompt before sending it: one that finds a prompt
 claimed waits for its verdict instead of sending it again, and takes the claim over once its owner has ended or has
-stored no verdict for `CLAIM_TIMEOUT_S`.
+stored no verdict for `CLAIM_TIMEOUT_S`. Prompts are claimed and handed to lm-eval in chunks large enough to keep
+every concurrent request of the judge busy.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ from lm_eval_xling.redact import is_credential
 
 log = logging.getLogger("lm_eval.xling.jury")  # under lm-eval's logger, so its CLI shows these lines
 
-_CHUNK = 64
+_CHUNK = 64  # the fewest prompts claimed and sent at a time
+_ROUNDS = 4  # and at least this many rounds of the judge's concurrent requests: a chunk waits for its slowest reply
 CLAIM_TIMEOUT_S = 600.0  # a claim whose owner stored no verdict for this long is taken over
 POLL_S = 0.5  # how often a process waiting for another's verdicts looks again
 
@@ -77,6 +79,17 @@ class Judge:
 _RUNTIME_ARGS = {"num_concurrent", "max_retries", "timeout", "batch_size", "base_url", "tokenized_requests"}
 
 
+def _chunk_size(judge: Judge) -> int:
+    """Prompts to claim and send at a time: `_ROUNDS` times what the judge has in flight at once (num_concurrent
+    requests of batch_size prompts), and no fewer than `_CHUNK`."""
+    args = _parse_args(judge.model_args)
+    in_flight = 1
+    for name in ("num_concurrent", "batch_size"):
+        value = args.get(name, "1")
+        in_flight *= int(value) if value.isdigit() else 1  # batch_size "auto": lm-eval picks, at least 1
+    return max(_CHUNK, _ROUNDS * in_flight)
+
+
 def judges_from_metadata(metadata: dict[str, Any] | None) -> list[Judge]:
     specs = (metadata or {}).get("judges") or []
     if isinstance(specs, str):
@@ -92,6 +105,10 @@ class VerdictCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
         self._enable_wal()
+        # A verdict is stored from inside lm-eval's request loop as it arrives: a commit that waited for the disk
+        # (synchronous=FULL, an fsync each) held every other request up. In WAL mode NORMAL keeps the file whole;
+        # a power cut (not a crash) may lose the last verdicts, which the next run asks again.
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, judge TEXT, reply TEXT, at REAL)")
         self._db.execute("CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT, pid INTEGER, at REAL)")
         self.owner = uuid.uuid4().hex  # this cache object's claims: two in one process are two owners
@@ -276,8 +293,9 @@ class Jury:
         todo = {k: p for k, p in zip(keys, prompts, strict=True) if k not in replies}
         if todo:
             self._model(judge)  # a judge that cannot be built is a configuration error, not a judge failure
+        size = _chunk_size(judge)
         while todo:
-            if mine := self.cache.claim(list(todo), _CHUNK):
+            if mine := self.cache.claim(list(todo), size):
                 replies |= self._judge_chunk(judge, [(k, todo.pop(k)) for k in mine], max_tokens)
             else:
                 time.sleep(POLL_S)

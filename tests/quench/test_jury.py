@@ -1,4 +1,5 @@
-"""The jury's pieces on known inputs: verdict parsing, pooled scores and kappa, the cache under two processes."""
+"""The jury's pieces on known inputs: verdict parsing, pooled scores and kappa, the cache under two processes, an
+API judge's concurrency against an endpoint with a set latency."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import lm_eval.models  # noqa: F401 - lm-eval's own models first: it loads them 
 import pytest
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
+from support.latency_server import LatencyServer
 
 from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache, fleiss_kappa, summarize
 from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
@@ -167,3 +169,15 @@ def test_claims_of_an_ended_silent_or_failed_owner_are_taken_over(tmp_path):
     assert (
         other.claim([VerdictCache.key(COUNTING, "please fail")], 10) and SENT["please fail"] == 2
     )  # chunk, then alone
+
+
+def test_an_api_judge_has_all_its_concurrent_requests_in_flight(tmp_path):
+    """num_concurrent above the smallest chunk of prompts: all its requests are in flight at once (a chunk holds
+    at least that many prompts), each prompt is sent once and read."""
+    with LatencyServer(latency_s=3.0) as server:
+        args = f"model=latency,base_url={server.chat_url},num_concurrent=80,tokenized_requests=False"
+        judge = Judge.from_spec({"model": "local-chat-completions", "model_args": args})
+        prompts = [f"Is {i} even? Answer correct or incorrect." for i in range(80)]
+        units = Jury([judge], VerdictCache(tmp_path / "cache.sqlite")).judge(prompts, parse_binary)
+    assert len(server.arrivals) == 80 and server.peak_in_flight == 80
+    assert [u["latency"]["verdict"] for u in units] == [1.0] * 80
