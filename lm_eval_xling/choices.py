@@ -154,6 +154,7 @@ _SUPPOSING = re.compile(
     r"|angenommen)\b)|假如|假设"
 )
 _FORCED_CHOICE = re.compile(r"(?i:\bif\s+(?:I|we)\s+(?:had|have|must|were\s+forced)\s+to\b|\bif\s+forced\b)")
+_LIST_ITEM = re.compile(r"[ \t]*\(?(?:\d{1,2}|[A-Za-z])[.)][ \t]+")  # "1. ", "B) ", "(a) "
 _CLAUSE_START = re.compile(r"[.!?;,:\n。！？，；]")
 _SENTENCE_START = re.compile(r"[.!?;\n。！？]")
 
@@ -357,9 +358,14 @@ def commitments(
     found = [read(m) for m in said]
     found += [read(m) for m in patterns.praised.finditer(text) if not _hypothetical(text, m.start(), m[0])]
     named_lone: list[tuple[int, frozenset]] = []  # "Option A" alone on a line: a verdict, or an enumeration's label
+    listed: list[tuple[int, frozenset]] = []  # an option alone after a list marker ("- yes", "B. no"): the same
     for m in patterns.lone.finditer(text):
         group = "g" if m["g"] else "h"
         index = line_of(m.start(group))
+        item = _LIST_ITEM.match(lines[index])  # a marker the reading kept (a letter: it may name an option)
+        if kinds[index] == "item" or (item and m.start(group) >= starts[index] + item.end()):
+            listed.append(read(m, group))
+            continue
         at_start = m.start(group) == starts[index] + len(lines[index]) - len(lines[index].lstrip(" \"'([{"))
         if (
             at_start
@@ -377,6 +383,11 @@ def commitments(
     found = [f for f in found if kinds[line_of(f[0])] != "heading"]
     if len(frozenset().union(*(g for _, g in named_lone))) <= 1:
         found += [f for f in named_lone if kinds[line_of(f[0])] != "heading"]
+    listing = set()  # list items that enumerate the options ("- yes" / "- no"): no mention on them commits
+    if len(frozenset().union(*(g for _, g in listed))) <= 1:
+        found += [f for f in listed if kinds[line_of(f[0])] != "heading"]
+    else:
+        listing = {line_of(at) for at, _ in listed}
     if raw_lines and kinds and kinds[0] != "heading" and not enumeration:
         first = raw_lines[0]
         quoted = {_index(ch) for ch in first if ord(ch) >= _TEXT}
@@ -385,7 +396,7 @@ def commitments(
             found.append((0, _options(m["g"])))
     if len(lines) == 1 and re.fullmatch(rf"[\s\"'(\[{{]*({_M})[\s\"')\]}}.!]*", lines[0]):
         found.append((0, _options(lines[0])))  # a reply that is exactly one option's text
-    found.sort(key=lambda f: f[0])
+    found = sorted((f for f in found if line_of(f[0]) not in listing), key=lambda f: f[0])
     if found and any(end > found[-1][0] for end in abstention_ends(text)):
         found.append((len(text), frozenset()))
     return found

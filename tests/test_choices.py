@@ -110,6 +110,25 @@ def test_commitments_in_the_tasks_languages_and_formats(reply: str, expected: st
     assert read_choice(reply) == expected
 
 
+@pytest.mark.parametrize(
+    ("reply", "options"),
+    [
+        ("Options:\nA. no.\nB. yes.", ("no", "yes")),
+        ("Options:\n- yes\n- no", ("no", "yes")),
+        ("1) nein\n2) ja", ("nein", "ja")),
+        ("- A\n- B", ("A", "B")),
+        ("* Option A\n* Option B", ("A", "B")),
+    ],
+)
+def test_a_list_of_the_options_is_no_commitment(reply: str, options: tuple[str, str]) -> None:
+    """A reply that lists the options one per line has chosen none, in either order; one option listed alone,
+    or a commitment after the list, still counts."""
+    swapped = reply.replace(options[0], "\0").replace(options[1], options[0]).replace("\0", options[1])
+    assert read_choice(reply, options) is None and read_choice(swapped, options) is None
+    assert read_choice(f"{reply}\n\nAnswer: {options[1]}", options) == options[1]
+    assert read_choice(f"Answer:\n- {options[0]}", options) == options[0]
+
+
 def test_a_direct_reply_that_is_one_options_sentence() -> None:
     texts = ("The fox ran back to its den.", "The dog barked at the moon.")
     assert read_choice("The dog barked at the moon.", texts=texts) == "B"
