@@ -36,9 +36,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache, cached_property
-from itertools import chain
+from itertools import accumulate, chain
 
 import numpy as np
 
@@ -62,9 +63,17 @@ def _strip_ws(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split())
 
 
+_DROPPED = {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Cf"}  # the categories `_loose` removes: punctuation, format
+
+
 def _loose(text: str) -> str:
     kept = (c for c in unicodedata.normalize("NFKC", text) if not c.isspace())
-    return "".join(c.casefold() for c in kept if unicodedata.category(c)[0] != "P" and unicodedata.category(c) != "Cf")
+    return "".join(c for c in kept if unicodedata.category(c) not in _DROPPED).casefold()  # casefold is per character
+
+
+def _has_content(text: str) -> bool:
+    """Whether `_loose(text)` is not empty, found at the first character it keeps."""
+    return any(not c.isspace() and unicodedata.category(c) not in _DROPPED for c in unicodedata.normalize("NFKC", text))
 
 
 _ACCENTS = re.compile("[\u0300-\u036f\u093c]")  # combining Latin diacritics and the Devanagari nukta
@@ -87,16 +96,17 @@ def _folded(text: str) -> str:
 
 
 class _Index:
-    """Normalised concatenation of the tokens, its char -> token map and the offsets where tokens meet."""
+    """Normalised concatenation of the tokens, where each token starts in it, and the offsets where tokens meet."""
 
     def __init__(self, tokens: Sequence[str], norm) -> None:
-        pieces, self.owner, self.bounds = [], [], {0}
-        for i, token in enumerate(tokens):
-            piece = norm(token) if isinstance(token, str) else ""
-            pieces.append(piece)
-            self.owner.extend([i] * len(piece))
-            self.bounds.add(len(self.owner))
+        pieces = [norm(token) if isinstance(token, str) else "" for token in tokens]
         self.text = "".join(pieces)
+        self.starts = list(accumulate(map(len, pieces), initial=0))[:-1]
+        self.bounds = {*self.starts, len(self.text)}
+
+    def _owner(self, offset: int) -> int:
+        """The token holding character `offset` (a token normalised to nothing holds none)."""
+        return bisect_right(self.starts, offset) - 1
 
     def find(self, needle: str, whole_tokens: bool) -> Iterator[range]:
         """Token ranges of the occurrences of `needle`: on token edges at both ends, or (partial) touching or
@@ -104,7 +114,7 @@ class _Index:
         start = self.text.find(needle) if needle else -1
         while start >= 0:
             end = start + len(needle)
-            first, last = self.owner[start], self.owner[end - 1]
+            first, last = self._owner(start), self._owner(end - 1)
             edges = (start in self.bounds) + (end in self.bounds)
             if edges == 2 or (not whole_tokens and (edges or first != last)):
                 yield range(first, last + 1)
@@ -118,9 +128,13 @@ def is_fragment(needle: str) -> bool:
     return len(needle) >= (2 if _HAN.fullmatch(needle) else MIN_FRAGMENT)
 
 
-class _Matcher:
+class SpanMatcher:
+    """`match_span` against one token sequence: build one per document, so that its normalised indexes are built
+    once (the tolerant ones only when a span needs them) and each distinct span is matched once."""
+
     def __init__(self, tokens: Sequence[str]) -> None:
         self.tokens, self.exact = tokens, _Index(tokens, _strip_ws)
+        self._hits: dict[str, list[int]] = {}
 
     @cached_property
     def loose(self) -> _Index:
@@ -132,19 +146,41 @@ class _Matcher:
         return _Index(self.tokens, _folded)
 
     def __call__(self, span: object) -> list[int]:
-        if not isinstance(span, str) or not _loose(span):
+        if not isinstance(span, str):
             return []
-        parts = [p for p in _ELLIPSIS.split(span) if _loose(p)]
+        if span not in self._hits:
+            self._hits[span] = self._match(span)
+        return self._hits[span]
+
+    def _match(self, span: str) -> list[int]:
+        if not _has_content(span):
+            return []
+        parts = [p for p in _ELLIPSIS.split(span) if _has_content(p)]
         readings = [[span]] + ([parts] if len(parts) > 1 else [])  # the span as written first: "…" may be text
-        tiers = [("exact", _strip_ws, True), ("loose", _loose, True), ("folded", _folded, True)]
-        if len(parts) == 1 and is_fragment(_folded(span)):
-            tiers.append(("folded", _folded, False))
-        for index, norm, whole_tokens in tiers:  # the tolerant indexes are built on first use
+        for index, norm, whole_tokens in self._tiers(span, parts):  # the tolerant indexes are built on first use
             for pieces in readings:
                 found = [list(getattr(self, index).find(norm(p), whole_tokens)) for p in pieces]
                 if covered := {i for hit in _runs(found) for i in hit}:
                     return sorted(covered)
         return []
+
+    @staticmethod
+    def _tiers(span: str, parts: list[str]) -> Iterator[tuple[str, Callable[[str], str], bool]]:
+        """(index, normaliser, whole tokens only) of each tier in turn; whether the partial tier applies is only
+        worked out where the others found nothing."""
+        yield "exact", _strip_ws, True
+        yield "loose", _loose, True
+        yield "folded", _folded, True
+        if len(parts) == 1 and is_fragment(_folded(span)):
+            yield "folded", _folded, False
+
+    def labels(self, new_spans: Sequence[str], inf_spans: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+        """`token_labels` on this matcher's tokens."""
+        new_spans, inf_spans = _strings(new_spans), _strings(inf_spans)
+        labels = np.full(len(self.tokens), SAME, dtype=np.int8)
+        labels[[i for span in inf_spans for i in self(span)]] = INF
+        labels[[i for span in new_spans for i in self(span)]] = NEW
+        return labels, [span for span in (*new_spans, *inf_spans) if not self(span)]
 
 
 def _runs(found: list[list[range]]) -> Iterator[range]:
@@ -168,7 +204,7 @@ def _strings(items: object) -> list[str]:
 def match_span(tokens: Sequence[str], span: str) -> list[int]:
     """Indices of the tokens `span` covers (all occurrences, see the module docstring), [] if it matches nothing
     (also for a span that is not a string)."""
-    return _Matcher(tokens if isinstance(tokens, list | tuple) else [])(span)
+    return SpanMatcher(tokens if isinstance(tokens, list | tuple) else [])(span)
 
 
 def token_labels(
@@ -176,13 +212,7 @@ def token_labels(
 ) -> tuple[np.ndarray, list[str]]:
     """Predicted label per token (SAME unless covered by a span; NEW wins over INF where they overlap) and the spans
     that matched nothing (new spans first); entries that are not strings are ignored."""
-    new_spans, inf_spans = _strings(new_spans), _strings(inf_spans)
-    matcher = _Matcher(tokens)
-    hits = {span: matcher(span) for span in {*new_spans, *inf_spans}}
-    labels = np.full(len(tokens), SAME, dtype=np.int8)
-    labels[[i for span in inf_spans for i in hits[span]]] = INF
-    labels[[i for span in new_spans for i in hits[span]]] = NEW
-    return labels, [span for span in (*new_spans, *inf_spans) if not hits[span]]
+    return SpanMatcher(tokens).labels(new_spans, inf_spans)
 
 
 def _doc_confusions(gold: Labels, pred: Labels) -> np.ndarray:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lm_eval_xling.replies import Line, read_reply
-from lm_eval_xling.xparade.span_f1 import match_span
+from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
 
@@ -344,12 +344,16 @@ def _paired_label(lines: list[Line], i: int) -> str | None:
     return None
 
 
-def resolve(pieces: Sequence[Piece], tokens: Sequence[str]) -> list[str]:
-    """The spans of the pieces as matched against `tokens`: per piece its first reading whose spans all match,
-    else the reading with most matching spans, else its first reading (its spans then count as unmatched)."""
+def resolve(pieces: Sequence[Piece], tokens: Sequence[str] | SpanMatcher) -> list[str]:
+    """The spans of the pieces as matched against `tokens` (or a document's matcher, to share its work with its
+    other lists): per piece its first reading whose spans all match, else the reading with most matching spans,
+    else its first reading (its spans then count as unmatched)."""
+    match = (
+        tokens if isinstance(tokens, SpanMatcher) else SpanMatcher(tokens if isinstance(tokens, list | tuple) else [])
+    )
     out: list[str] = []
     for readings in pieces:
-        scored = [(sum(bool(match_span(tokens, s)) for s in spans), spans) for spans in readings]
+        scored = [(sum(bool(match(s)) for s in spans), spans) for spans in readings]
         full = next((spans for hits, spans in scored if hits == len(spans)), None)
         best = max(scored, key=lambda x: x[0])
         out += full if full else best[1] if best[0] else readings[0]

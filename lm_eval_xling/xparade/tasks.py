@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import logging
 from functools import cache
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ import datasets
 from lm_eval_xling.data import load_dataset
 from lm_eval_xling.xparade.alignment import Aligner, load_encoder, word_spans
 from lm_eval_xling.xparade.schema import XPARADE
-from lm_eval_xling.xparade.span_f1 import INF, LABELS, METRICS, NEW, SAME, confusion, token_labels
+from lm_eval_xling.xparade.span_f1 import INF, LABELS, METRICS, NEW, SAME, SpanMatcher, confusion, token_labels
 from lm_eval_xling.xparade.spans import read_span_lists, resolve
 
 LANGUAGES = {"en": "English", "es": "Spanish", "hi": "Hindi", "zh": "Chinese"}
@@ -72,14 +74,16 @@ def token_offsets(doc: dict) -> list[tuple[int, int]]:
 def gold_spans(doc: dict, label: str) -> list[str]:
     """The gold spans of one label as exact substrings of the target paragraph: maximal runs of consecutive target
     tokens carrying it, cut from the paragraph (so "however, risks" keeps its spacing)."""
-    offsets, spans, run = token_offsets(doc), [], None
-    for (start, end), gold in zip(offsets, doc["gold"], strict=True):
-        if gold == label:
-            run = (run[0] if run else start, end)
-        elif run:
-            spans.append(doc["target"][slice(*run)])
-            run = None
-    return spans + ([doc["target"][slice(*run)]] if run else [])
+    return _gold_spans(doc).get(label, [])
+
+
+def _gold_spans(doc: dict) -> dict[str, list[str]]:
+    """`gold_spans` of every label, from one pass over the tokens."""
+    spans: dict[str, list[str]] = {}
+    for label, run in groupby(zip(token_offsets(doc), doc["gold"], strict=True), key=itemgetter(1)):
+        offsets = [offset for offset, _ in run]
+        spans.setdefault(label, []).append(doc["target"][offsets[0][0] : offsets[-1][1]])
+    return spans
 
 
 def _section(name: str, spans: list[str]) -> str:
@@ -88,7 +92,8 @@ def _section(name: str, spans: list[str]) -> str:
 
 def gold_answer(doc: dict) -> str:
     """The answer in the format the prompt asks for (the one-shot example's answer)."""
-    return _section("New", gold_spans(doc, "new")) + "\n" + _section("Inferable", gold_spans(doc, "inf"))
+    spans = _gold_spans(doc)
+    return _section("New", spans.get("new", [])) + "\n" + _section("Inferable", spans.get("inf", []))
 
 
 def oneshot_docs(docs: Any) -> list[dict]:
@@ -105,8 +110,8 @@ def oneshot_docs(docs: Any) -> list[dict]:
 
 
 def _spans_json(reply: object, tokens: list[str]) -> str:
-    reading = read_span_lists(reply)
-    spans = {"new": resolve(reading.new, tokens), "inf": resolve(reading.inf, tokens)}
+    reading, matcher = read_span_lists(reply), SpanMatcher(tokens)
+    spans = {"new": resolve(reading.new, matcher), "inf": resolve(reading.inf, matcher)}
     return json.dumps(spans | {"unreadable": not reading.readable}, ensure_ascii=False)
 
 

@@ -20,6 +20,7 @@ from lm_eval_xling.xparade.span_f1 import (
     three_way_prf,
     token_labels,
 )
+from lm_eval_xling.xparade.spans import resolve
 
 EN = ["In", "women", "of", "childbearing", "age", ",", "use", "of", "AEDs", ",", "such", "as", "valproate", "."]
 ES = ["En", "mujeres", "en", "edad", "fértil", ",", "el", "uso", "de", "FAE", "requiere", "cuidado", "."]
@@ -305,3 +306,29 @@ def test_an_exact_match_wins_over_a_folded_one():
 
 def test_an_ellipsis_gap_needs_its_parts_in_order():
     assert match_span(["en", "2010", "el", "gobierno"], "el gobierno ... en 2010") == []
+
+
+# --- one matcher per document: the same answers as a fresh match per span
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKEN, max_size=30), st.lists(NOISE | TOKEN, max_size=6))
+def test_a_documents_matcher_answers_as_match_span(tokens, spans):
+    matcher = span_f1.SpanMatcher(tokens)
+    assert [matcher(s) for s in [*spans, *reversed(spans)]] == [
+        match_span(tokens, s) for s in [*spans, *reversed(spans)]
+    ]
+    pieces = [((s,), (s, *spans)) for s in spans]
+    assert resolve(pieces, matcher) == resolve(pieces, tokens)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKEN | st.sampled_from(["", " ", "\u200b", "…"]), max_size=20))
+def test_index_owner_is_the_token_holding_the_character(tokens):
+    for norm in (span_f1._strip_ws, span_f1._loose, span_f1._folded):
+        index = span_f1._Index(tokens, norm)
+        holders = [i for i, token in enumerate(tokens) for _ in norm(token)]
+        assert [index._owner(offset) for offset in range(len(index.text))] == holders
+
+
+@given(st.text(alphabet=LETTERS + PUNCT + " \t\n\u00a0\u200b\u200c\u00ad", max_size=12))
+def test_has_content_is_a_nonempty_loose_form(text):
+    assert span_f1._has_content(text) == bool(span_f1._loose(text))
