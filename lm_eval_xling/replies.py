@@ -155,6 +155,8 @@ def _line(raw: str) -> Line | None:
 
 def _emphasis(raw: str) -> list[tuple[str, str]]:
     """The emphasised runs of a line, in order (bold first where a run is both)."""
+    if "*" not in raw and "_" not in raw:  # most lines: nothing to search (this runs on every line of every reply)
+        return []
     bold = [(m.start(), "bold", m[1] or m[2]) for m in _BOLD.finditer(raw)]
     plain = _BOLD.sub(lambda m: " " * len(m[0]), raw)  # italic marks are searched outside bold runs
     italic = [(m.start(), "italic", m[1] or m[2]) for m in _ITALIC.finditer(plain)]
