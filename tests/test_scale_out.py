@@ -26,6 +26,8 @@ LIMIT = "4"
 # digit
 GREEDY = "max_gen_toks=16,do_sample=False"
 SITE = REPO / "tests" / "support" / "data_parallel"
+# the processes find `hf-cpu-dp` (SITE's sitecustomize) and accelerate takes them for CPU processes
+ENV = {"PYTHONPATH": os.pathsep.join([str(SITE), str(REPO / "tests")]), "ACCELERATE_USE_CPU": "true"}
 
 
 def _run(out: Path, tiny_model: Path, judge_port: int, launcher: str | None) -> tuple[dict, str]:
@@ -42,7 +44,7 @@ def _run(out: Path, tiny_model: Path, judge_port: int, launcher: str | None) -> 
         "--model_args", f"pretrained={tiny_model}", "--device", "cpu", "--tasks", TASKS, "--limit", LIMIT,
         "--batch_size", "1", "--gen_kwargs", GREEDY, "--metadata", json.dumps(metadata),
         "--output_path", str(out), "--log_samples",
-        env={"PYTHONPATH": os.pathsep.join([str(SITE), str(REPO / "tests")]), "ACCELERATE_USE_CPU": "true"},
+        env=ENV,
     )  # fmt: skip
     [results] = out.rglob("results_*.json")
     return json.loads(results.read_text(encoding="utf-8")), proc.stderr
@@ -92,13 +94,12 @@ def test_quench_chain_runs_each_stage_on_two_processes_and_resumes(tmp_path, tin
             "--model_args", f"pretrained={tiny_model}", "--device", "cpu", "--task", "quench_indic",
             "--output_path", str(out), "--limit", "3", "--batch_size", "1",
             "--gen_kwargs", "max_gen_toks=4"]  # fmt: skip
-    env = {"PYTHONPATH": os.pathsep.join([str(SITE), str(REPO / "tests")]), "ACCELERATE_USE_CPU": "true"}
-    first = run_cli(*args, env=env)
+    first = run_cli(*args, env=ENV)
     assert first.stderr.count("hf-cpu-dp: rank 1 of 2") == 2  # both stages split their documents
     logged = _logged(out)
     assert set(logged) == {"quench_indic", "quench_rationale_pred"}
     assert all(set(counts.values()) == {1} for counts in logged.values())
-    assert run_cli(*args, env=env).stdout.count("done already") == 2  # resumed: nothing run again
+    assert run_cli(*args, env=ENV).stdout.count("done already") == 2  # resumed: nothing run again
 
 
 def test_consistency_stages_start_lm_eval_through_the_launcher(tmp_path, monkeypatch):

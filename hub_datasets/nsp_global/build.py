@@ -41,9 +41,7 @@ CARD_STATS = ("<!-- stats: written by build.py -->", "<!-- end of stats -->")
 _STORY_FILE = re.compile(r"^(\d{4})(?:_.*)?\.md$")
 _CREDIT = re.compile(r"^\*\s*([^:]+):\s*(.*)$")
 _PAGE_ID = re.compile(r"^text(\d+)$")
-_LICENSE_ROW = re.compile(
-    r"^(\d{4})\s*\|.*\|\s*\[([^\]]+)\]\(https?://creativecommons\.org/licenses/([a-z-]+)/([\d.]+)/?\)"
-)
+_INDEX_ROW = re.compile(r"^(\d{4})\s*\|.*\|([^|]*)$")  # "NNNN | title | license": the license in the last cell
 
 
 @dataclass(frozen=True)
@@ -147,8 +145,8 @@ def master_licenses(root: Path) -> dict[int, str]:
     licenses = {}
     for index in sorted(root.glob("*/MASTER.md")):
         for line in raw_text(index, SPEC).splitlines():
-            if (m := _LICENSE_ROW.match(line.strip())) is not None:
-                licenses.setdefault(int(m[1]), f"CC {m[3].upper()} {m[4]}")
+            if (m := _INDEX_ROW.match(line.strip())) and (name := _license_from_url(m[2])):
+                licenses.setdefault(int(m[1]), name)
     return licenses
 
 

@@ -39,12 +39,12 @@ def _yaml(config: dict) -> str:
     return STAMP + yaml.safe_dump(config, sort_keys=False, allow_unicode=True)
 
 
-def task_configs(language: str, template_dir: Path, here: bool) -> dict[str, dict]:
+def task_configs(language: str, here: bool) -> dict[str, dict]:
     """The direct and loglikelihood tasks of one language, by file name; `here`: the templates lie beside them."""
     templates = {"": "_nsp_global_template_yaml", "_ll": "_nsp_global_ll_template_yaml"}
     return {
         f"nsp_global_{language}{variant}.yaml": {
-            "include": name if here else str(template_dir / name),
+            "include": name if here else str(HERE / name),
             "task": f"nsp_global_{language}{variant}",
             "dataset_kwargs": {"subset": language},
         }
@@ -97,7 +97,7 @@ def generated(raw: Path) -> dict[Path, str]:
     files = {
         HERE / name: _yaml(config)
         for language in languages
-        for name, config in task_configs(language, HERE, here=True).items()
+        for name, config in task_configs(language, here=True).items()
     }
     files[HERE / "_nsp_global.yaml"] = _yaml(group("nsp_global", full, [], "every full language (10 or more stories)"))
     african = [language for language in languages if language == "en" or language in AFRICAN]
@@ -144,7 +144,7 @@ def main() -> None:
         parser.error("--languages needs --out")
     args.out.mkdir(parents=True, exist_ok=True)
     for language in args.languages:
-        for name, config in task_configs(language, HERE, here=False).items():
+        for name, config in task_configs(language, here=False).items():
             (args.out / name).write_text(_yaml(config), encoding="utf-8")
 
 
