@@ -29,11 +29,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import accumulate
 
+from lm_eval_xling import choice_words
 from lm_eval_xling.replies import Reading, abstention_ends, read_reply
 
 # Option i named by its letter or position becomes the private-use character chr(_BASE + i), named by its own text
@@ -56,8 +57,6 @@ _ORDINALS = {
 # of mentions is read once: "B or B or ..." stays linear).
 _JOINTS = (",", ", ", " ,", "/", " / ", "&", " & ", "+", " + ", " and ", " or ", " na ", " au ", " da ", " ko ",
            " und ", " oder ", "和", "或", "与")  # fmt: skip
-_JOINT = "(?:" + "|".join(re.escape(j) for j in sorted(_JOINTS, key=len, reverse=True)) + ")"
-_CHAIN_START = "".join(rf"(?<!{_M}{re.escape(j)})" for j in _JOINTS)
 # Words that negate or set aside the mention after them (a reading is single-spaced: one lookbehind per word).
 _NEGATORS = (
     "not", "never", "nor", "rather than", "instead of", "over", "than", "unlike", "except", "vs", "vs.", "versus",
@@ -165,9 +164,18 @@ class _Patterns:
     strong: re.Pattern[str]
     weak: re.Pattern[str]
     praised: re.Pattern[str]
+    praised_in_words: re.Pattern[str]  # praise in the language lists' words: no modal, no condition in its sentence
     lone: re.Pattern[str]
     label: re.Pattern[str]
     field: re.Pattern[str]
+    labelled: re.Pattern[str]  # "<any label>: B", "Javob: B) -4": a label and a colon before one option
+    final: re.Pattern[str]  # the letter ending the reply's last statement ("Waa B.", "C'est B.", "Bです", "B'dir")
+    restated: re.Pattern[str]  # a last line that only restates an option ("**C) Yalnız III**", "Jibu: <B's text>")
+    far: re.Pattern[str]  # an answer noun a few words before a mention that ends its phrase ("Jibu sahihi ni A.")
+    negation: re.Pattern[str]  # the language's negators ("not", "değil", "emas", "不是")
+    wrong: re.Pattern[str]  # the language's words that reject an option ("incorrect", "yanlış", "noto'g'ri")
+    conditional: re.Pattern[str]
+    doubt: re.Pattern[str]
 
 
 def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
@@ -176,7 +184,8 @@ def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
     return [
         (rf"(?<=[(\[{{\"'])[{c}{low}](?=[)\]}}\"'])", mark),  # (A) "b" [a]
         (rf"(?i:\b(?P<n>{_NAMER}))[ \t]+\(?[{c}{low}](?!{_LETTERISH})", rf"\g<n> {mark}"),
-        (rf"(?<!{_LETTERISH})(?<!['’-]){c}(?!{_LETTERISH})(?![''-]\w)", mark),
+        # "B", "B'dir", "Bです", "B-нұсқа"; not "A's", "A-level" nor the abbreviation in "E. coli"
+        (rf"(?<!{_LETTERISH})(?<!['’-]){c}(?!{_LETTERISH})(?!['’][sS]\b)(?!-[A-Za-z])(?!\.[ \t]?[a-z])", mark),
         (rf"(?:{_COPULAS})[ \t]*{low}(?={_PHRASE_END})", " " + mark),
         (rf"^[ \t\"'(\[{{]*{low}(?=[ \t\"')\]}}.!]*$)", mark),  # a line that is only "b"
         (rf"(?<!{_LETTERISH}){low}(?!{_LETTERISH})(?=(?i:{'|'.join(_PREDICATES)}))", mark),
@@ -200,6 +209,8 @@ def _position_mention(i: int, mark: str) -> list[tuple[str, str]]:
 
 
 _CJK = r"[\u3400-\u9fff]"
+_WORD = r"[^\s.!?;:,。！？，；：،؛۔।॥။။።()\[\]\ue000-\ue0ff]{1,30}"  # one word of any script
+_UNSPACED_CHAR = r"[\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff]"  # scripts without spaces
 
 
 def _word_mention(word: str, mark: str) -> tuple[str, str]:
@@ -212,8 +223,9 @@ def _word_mention(word: str, mark: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=64)
-def _compile(names: tuple[tuple[str, ...], ...]) -> _Patterns:
-    """`names[i]` are the names of option i: one ASCII capital letter (then also its position), or words."""
+def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) -> _Patterns:
+    """`names[i]` are the names of option i: one ASCII capital letter (then also its position), or words;
+    `language` picks the word lists (choice_words: its own and English; None: English's)."""
     by_length: list[tuple[str, int]] = sorted(
         ((name, i) for i, option in enumerate(names) for name in option), key=lambda n: -len(n[0])
     )
@@ -222,21 +234,46 @@ def _compile(names: tuple[tuple[str, ...], ...]) -> _Patterns:
         mark = chr(_BASE + i)
         if _is_letter(name):
             mentions += _letter_mentions(name, mark) + _position_mention(i, mark)
+            # "ikinci variant", "variant ikkinchi", "второй вариант" in any language's words
+            position, option = choice_words.ordinal(i), choice_words.pattern("option")
+            mentions.append((rf"{position}[ \t]+{option}|{option}[ \t]+{position}", mark))
         else:
             mentions.append(_word_mention(name, mark))
-    # the options a statement names
-    group = rf"(?={_M}){_NOT_NEGATED}{_CHAIN_START}(?P<g>{_M}(?:{_JOINT}{_M})*+)(?!{_NEGATED_AFTER})"
-    named = rf"(?i:(?:the\s+)?{_NAMER}\s+)?"
+    # the options a statement names ("A or B", "A yoki B", "A 或 B": one statement about both)
+    joints = (*_JOINTS, *(f" {w} " for w in choice_words.entries("joint", language) if not w.endswith("*")))
+    joint = "(?:" + "|".join(re.escape(j) for j in sorted(set(joints), key=len, reverse=True)) + ")"
+    chain_start = "".join(rf"(?<!{_M}{re.escape(j)})" for j in sorted(set(joints)))
+    group = rf"(?={_M}){_NOT_NEGATED}{chain_start}(?P<g>{_M}(?:{joint}{_M})*+)(?!{_NEGATED_AFTER})"
+    words = {kind: choice_words.pattern(kind, language) for kind in choice_words.KINDS}
+    namer = rf"(?:{_NAMER}|{words['option']})"
+    named = rf"(?i:(?:the\s+)?{namer}\s+)?"
+    # an option praised in any language's words ("B to'g'ri", "A дұрыс", "B variantı doğrudur", "Bが正しい"), or
+    # called the answer ("A variantidagi ifoda eng to'g'ri javobdir", "B is my final answer")
+    praise = (
+        rf"(?:[ \t]*[)\].:\-–—]?(?:[ \t]*{_WORD})?[ \t]*{words['correct']}"
+        rf"|(?:[ \t]+{_WORD}){{0,4}}?[ \t]+{words['answer']})(?={_PHRASE_END})"
+    )
     predicates = "|".join(_PREDICATES)
     gap = r"[ \t\"'(\[{*:\-–—=>]*+(?:\n[ \t\"'(\[{*:\-–—=>]*+)?"  # at most into the next line
     lines = re.MULTILINE  # the patterns read a whole reading: "^" and "$" are a line's ends
     return _Patterns(
         mentions=tuple((re.compile(pattern, lines), mark) for pattern, mark in mentions),
-        strong=re.compile(rf"(?i:(?:{'|'.join(_STRONG_CUES)})){gap}{named}{group}", lines),
+        strong=re.compile(
+            rf"(?:(?i:{'|'.join(_STRONG_CUES)})|{words['answer']}{_UNSPACED_CHAR}{{0,4}}?[ \t]*(?:[:=\-–—→]|->)?)"
+            rf"{gap}{named}{group}",
+            lines,
+        ),
+        far=re.compile(
+            rf"{words['answer']}(?:[ \t]+(?!{words['negation']}){_WORD}){{1,2}}?[ \t]*[:=\-–—→]?[ \t]*{named}{group}"
+            rf"(?=[ \t)\]}}\"'*]*(?:['’-]?{_WORD}|[ \t]+{_WORD})?[ \t\"')\]}}*]*(?:[.!,;:)(。！।॥။።۔]|$))",
+            lines,
+        ),
         weak=re.compile(
             rf"(?i:(?:{'|'.join(_WEAK_CUES)})){gap}{named}{group}(?:{_PHRASE_END}|(?=(?i:{predicates})))", lines
         ),
-        praised=re.compile(rf"{group}(?i:(?:{predicates}))", lines),
+        # a predicate on the mention's line (checked first: the group's look-behinds are the costly part)
+        praised=re.compile(rf"(?={_M}(?![ \t]*$)){group}(?i:(?:{predicates}))", lines),
+        praised_in_words=re.compile(rf"(?={_M}(?![ \t]*$)){group}{praise}", lines),
         # a line, or a line's last sentence, that is only a mention by letter or position
         lone=re.compile(
             rf"(?:^|[.!?;。][ \t]*|[ \t][–—-][ \t])[ \t\"'(\[{{]*+(?P<n>(?i:{_NAMER})[ \t]*[:\-]?[ \t]*)?(?P<g>{_L})"
@@ -247,9 +284,25 @@ def _compile(names: tuple[tuple[str, ...], ...]) -> _Patterns:
         ),
         # a line that opens with an option's label ("B.", "A: ...", "Option B:", "(a) ...")
         label=re.compile(
-            rf"^[\s\"'(\[{{]*(?P<n>(?i:{_NAMER})\s*)?(?P<g>{_L}(?:{_JOINT}{_L})*+)(?:[\"')\]}}]|\s*(?:[.:,\-–—。，：]|$)|\s+\()"
+            rf"^[\s\"'(\[{{]*(?P<n>(?i:{_NAMER})\s*)?(?P<g>{_L}(?:{joint}{_L})*+)(?:[\"')\]}}]|\s*(?:[.:,\-–—。，：]|$)|\s+\()"
         ),
-        field=re.compile(rf"^[^:\n]{{0,40}}:\s*[\"'(\[]*(?P<g>{_M}(?:{_JOINT}{_M})*+)[\"')\]]*\s*[.!]?$"),
+        field=re.compile(rf"^[^:\n]{{0,40}}:\s*[\"'(\[]*(?P<g>{_M}(?:{joint}{_M})*+)[\"')\]]*\s*[.!]?$"),
+        labelled=re.compile(
+            rf"^(?P<label>[^\n:：\ue000-\ue0ff\d]{{1,40}}?)[ \t]*[:：][ \t]*[\"'(\[{{]*{group}"
+            rf"(?P<rest>[ \t]*(?:[)\].:,(\-–—][^\n]*)?)$",
+            lines,
+        ),
+        final=re.compile(
+            rf"{group}[ \t)\]}}\"'*]*+(?:(?:['’-][^\W\d_]{{1,12}}|{_WORD})[ \t\"')\]}}*]*+)?[.!。！।॥။။።۔]++[ \t]*+\Z"
+        ),
+        restated=re.compile(
+            rf"\A[ \t\"'(\[{{*]*+(?:[^\n:：\ue000-\ue0ff \t\"'(\[{{*][^\n:：\ue000-\ue0ff]{{0,39}}[:：][ \t]*+)?"
+            rf"[\"'(\[{{*]*+(?P<g>{_M})[ \t\"')\]}}*.:]*+(?:\([^\n]*\))?[ \t.!。]*+\Z"
+        ),
+        negation=re.compile(words["negation"]),
+        wrong=re.compile(words["wrong"]),
+        conditional=re.compile(words["conditional"]),
+        doubt=re.compile(words["doubt"]),
     )
 
 
@@ -258,9 +311,10 @@ def _fold(text: str) -> str:
 
 
 def _mark_texts(text: str, texts: Sequence[str]) -> str:
-    """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention."""
-    for i, option in enumerate(texts):
-        folded = _fold(option) if isinstance(option, str) else ""
+    """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention; longer texts
+    first, so an option whose text holds another's ("yalnız II" in "yalnız II və III") is read as itself."""
+    folded_texts = [(_fold(option) if isinstance(option, str) else "", i) for i, option in enumerate(texts)]
+    for folded, i in sorted(folded_texts, key=lambda t: -len(t[0])):
         if len(folded) >= (3 if re.search(_CJK, folded) else 8):
             text = re.sub("(?i)" + " ".join(map(re.escape, folded.split())), chr(_TEXT + i), text)
     return text
@@ -308,42 +362,100 @@ def _opening(boundary: re.Pattern[str], text: str, at: int) -> int:
     return bounds[-1].end() if bounds else max(0, at - 200)
 
 
-def _hypothetical(text: str, at: int, statement: str) -> bool:
-    """A verdict in a clause opened by "if", "although", "while", ... or a modal one ("B would fit") in a sentence
-    that has such a clause: a concession or a hypothetical, not a commitment."""
-    if _CONDITIONAL.search(text, _opening(_CLAUSE_START, text, at), at):
-        return True
+def _conditional(patterns: _Patterns, text: str, start: int, end: int) -> bool:
+    return (
+        _CONDITIONAL.search(text, start, end) is not None or patterns.conditional.search(text, start, end) is not None
+    )
+
+
+def _holds_as_verdict(patterns: _Patterns, text: str, verdict: re.Match[str]) -> bool:
+    """Whether a verdict holds: not in a clause opened by "if", "although", "while", ..., nor a modal one ("B would
+    fit") in a sentence that has such a clause (a concession or a hypothetical, not a commitment)."""
+    at = verdict.start()
+    if _conditional(patterns, text, _opening(_CLAUSE_START, text, at), at):
+        return False
     sentence = _opening(_SENTENCE_START, text, at)
-    return _MODAL.search(statement) is not None and _CONDITIONAL.search(text, sentence, at) is not None
+    return _MODAL.search(verdict[0]) is None or not _conditional(patterns, text, sentence, at)
 
 
-def _supposed(text: str, at: int) -> bool:
+def _supposed(patterns: _Patterns, text: str, at: int) -> bool:
     """A cue in a sentence that supposes what is not the case ("If the story were a fantasy, I would pick B";
     "If we assume ..., the answer is A"), unless the supposition is only being made to choose ("if I had to pick")."""
-    before = text[_opening(_SENTENCE_START, text, at) : at]
+    start = _opening(_SENTENCE_START, text, at)
+    before = text[start:at]
     return (
-        _CONDITIONAL.search(before) is not None
+        _conditional(patterns, text, start, at)
         and _SUPPOSING.search(before) is not None
         and _FORCED_CHOICE.search(before) is None
     )
 
 
+# At most three words ending a clause, read backwards (a match from the mention back is linear; a search for a
+# pattern ending at the mention would try every start).
+_WORDS_BACK = re.compile(r"[ \t\"'(\[*]*(?:[^\s.!?;:,。！？，；：—–]+(?:[ \t]+|\Z)){0,3}")
+
+
+def _words_before(text: str, at: int) -> str:
+    window = text[max(0, at - 80) : at][::-1]
+    return window[: _WORDS_BACK.match(window).end()][::-1]
+
+
+# the rest of a clause after a mention, to the next mention; a dash or colon opens a description, not a predicate
+_WORDS_AFTER = re.compile(rf"\A[ \t)\]\"'*]*[^.!?;:,。！？，；：\n—–{_M[1:-1]}]{{0,60}}")
+
+
+def _negated(patterns: _Patterns, text: str, start: int, end: int) -> bool:
+    """A mention (text[start:end]) with a negator among the three words before it in its clause ("not A"), or a
+    negator or a word that rejects in the rest of its clause after it ("A değil", "B variantı noto'g'ri", "A emas");
+    a word that rejects before it may qualify the answer ("the incorrect statement is C")."""
+    after = _WORDS_AFTER.match(text[end : end + 60])[0]
+    return bool(
+        patterns.negation.search(_words_before(text, start))
+        or patterns.negation.search(after)
+        or patterns.wrong.search(after)
+    )
+
+
+def _opens_list(patterns: _Patterns, lines: list[str], index: int) -> bool:
+    """Whether line `index` and the next open with different options' labels: a cue before them introduces a
+    list ("Other options:\nA. ...\nC. ..."), not an answer."""
+    if index + 1 >= len(lines):
+        return False
+    here, after = patterns.label.match(lines[index]), patterns.label.match(lines[index + 1])
+    return bool(here and after and _options(here["g"]) != _options(after["g"]))
+
+
+def _new_question(patterns: _Patterns, lines: list[str]) -> int | None:
+    """The first line that asks a new question with options of its own (a line ending in "?" followed by lines
+    labelled with different options): what comes from it on answers another question."""
+    for i, line in enumerate(lines[:-2]):
+        if line.rstrip(" *").endswith(("?", "？")) and _opens_list(patterns, lines, i + 1):
+            return i
+    return None
+
+
+def _statement_start(text: str, at: int) -> int:
+    return _opening(_SENTENCE_START, text, at)
+
+
 def commitments(
-    reading: Reading, names: tuple[tuple[str, ...], ...], texts: Sequence[str] = ()
+    reading: Reading, names: tuple[tuple[str, ...], ...], texts: Sequence[str] = (), language: str | None = None
 ) -> list[tuple[int, frozenset]]:
-    """Every commitment of a reading in order, as (offset, the option indices it names); a statement after the
-    last one that the reply cannot tell is a final commitment to nothing."""
+    """The commitments of a reading in order, as (offset, the option indices it names), the last one checked (the
+    earlier ones only as far as needed: what counts is the last); a statement after it that the reply cannot tell
+    is a final commitment to nothing."""
     if not reading.lines:
         return []
-    patterns = _compile(names)
+    patterns = _compile(names, language)
     kinds = [line.kind for line in reading.lines]
     raw = _mark(reading.text, patterns, texts)
     text = _merge(raw)
     raw_lines, lines = raw.split("\n"), text.split("\n")
     starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
-    labels = {
-        i for line in raw_lines if (m := patterns.label.match(line)) and _labels(line, m) for i in _options(m["g"])
-    }
+    labelled_lines = [
+        (i, m) for i, line in enumerate(raw_lines) if (m := patterns.label.match(line)) and _labels(line, m)
+    ]
+    labels = {i for _, m in labelled_lines for i in _options(m["g"])}
     enumeration = len(labels) > 1  # lines open with different options' labels: an enumeration or an echo
 
     def line_of(at: int) -> int:
@@ -352,13 +464,33 @@ def commitments(
     def read(match: re.Match[str], group: str = "g") -> tuple[int, frozenset]:
         return match.start(group), _options(match[group])
 
-    said = [
-        m for cued in (patterns.strong, patterns.weak) for m in cued.finditer(text) if not _supposed(text, m.start())
-    ]
-    found = [read(m) for m in said]
-    found += [read(m) for m in patterns.praised.finditer(text) if not _hypothetical(text, m.start(), m[0])]
+    def cued(match: re.Match[str]) -> bool:
+        at = match.start()
+        if _supposed(patterns, text, at) or patterns.negation.search(_words_before(text, at)):
+            return False
+        line = line_of(match.start("g"))
+        return line == line_of(at) or not _opens_list(patterns, raw_lines, line)
+
+    def praised_in_words(match: re.Match[str]) -> bool:
+        at = match.start()
+        return not (
+            _MODAL.search(match[0])
+            or _supposed(patterns, text, at)
+            or _conditional(patterns, text, _statement_start(text, at), at)
+        )
+
+    # (offset, options, a check to run if it is ever the last one)
+    found: list[tuple[int, frozenset, Callable[[], bool] | None]] = []
+    rejections = []  # cues led by a word that rejects ("Incorrect option: B", "yanlış olan seçenek C")
+    for pattern in (patterns.strong, patterns.weak, patterns.far):
+        for m in pattern.finditer(text):
+            rejecting = patterns.wrong.search(_words_before(text, m.start())) is not None
+            (rejections if rejecting else found).append((*read(m), partial(cued, m)))
+    found += [(*read(m), partial(_holds_as_verdict, patterns, text, m)) for m in patterns.praised.finditer(text)]
+    found += [(*read(m), partial(praised_in_words, m)) for m in patterns.praised_in_words.finditer(text)]
     named_lone: list[tuple[int, frozenset]] = []  # "Option A" alone on a line: a verdict, or an enumeration's label
     listed: list[tuple[int, frozenset]] = []  # an option alone after a list marker ("- yes", "B. no"): the same
+    plain: list[tuple[int, frozenset]] = []
     for m in patterns.lone.finditer(text):
         group = "g" if m["g"] else "h"
         index = line_of(m.start(group))
@@ -374,31 +506,130 @@ def commitments(
             and _labels(raw_lines[index], label)
         ):
             continue
-        (named_lone if m["n"] else found).append(read(m, group))
-    found += [
+        (named_lone if m["n"] else plain).append(read(m, group))
+    plain += [
         (starts[i] + m.start("g"), _options(m["g"]))
         for i, line in enumerate(lines)
         if kinds[i] == "field" and (m := patterns.field.match(line))
     ]
-    found = [f for f in found if kinds[line_of(f[0])] != "heading"]
+    labelled, rejected_labels = _labelled(patterns, lines, kinds, starts)
+    plain += labelled
+    rejections += [(*f, None) for f in rejected_labels]
+    plain += _closing(patterns, text, lines, raw_lines, kinds, starts, enumeration, labelled_lines)
     if len(frozenset().union(*(g for _, g in named_lone))) <= 1:
-        found += [f for f in named_lone if kinds[line_of(f[0])] != "heading"]
+        plain += named_lone
     listing = set()  # list items that enumerate the options ("- yes" / "- no"): no mention on them commits
     if len(frozenset().union(*(g for _, g in listed))) <= 1:
-        found += [f for f in listed if kinds[line_of(f[0])] != "heading"]
+        plain += listed
     else:
         listing = {line_of(at) for at, _ in listed}
-    if raw_lines and kinds and kinds[0] != "heading" and not enumeration:
+    if raw_lines and kinds:
         first = raw_lines[0]
         quoted = {_index(ch) for ch in first if ord(ch) >= _TEXT}
-        if (m := patterns.label.match(first)) and not m["n"] and quoted <= _options(m["g"]):
-            # "B. <why>", "A: <its text>"; not "A: <B's text>", nor "Option A: ..." (a discussion's label)
-            found.append((0, _options(m["g"])))
+        if (
+            (m := patterns.label.match(first))
+            and not m["n"]
+            and quoted <= _options(m["g"])
+            and not _opens_list(patterns, raw_lines, 0)
+        ):
+            # "B. <why>", "A: <its text>" (then a rationale, whatever it lists); not "A: <B's text>", "Option A:
+            # ..." (a discussion's label), nor an echo of the options ("A: ..." then "B: ...")
+            plain.append((0, _options(m["g"])))
     if len(lines) == 1 and re.fullmatch(rf"[\s\"'(\[{{]*({_M})[\s\"')\]}}.!]*", lines[0]):
-        found.append((0, _options(lines[0])))  # a reply that is exactly one option's text
-    found = sorted((f for f in found if line_of(f[0]) not in listing), key=lambda f: f[0])
-    if found and any(end > found[-1][0] for end in abstention_ends(text)):
-        found.append((len(text), frozenset()))
+        plain.append((0, _options(lines[0])))  # a reply that is exactly one option's text
+    found += [(*f, None) for f in plain]
+
+    def holds(commitment: tuple) -> bool:
+        at, options, check = commitment
+        if kinds[line_of(at)] == "heading" or line_of(at) in listing or (check is not None and not check()):
+            return False
+        return len(options) != 1 or not _negated(patterns, text, at, at + 1)
+
+    question = _new_question(patterns, raw_lines)
+    for candidates in (found, rejections):  # a rejection is the answer when nothing else is ("The wrong one is C")
+        found = sorted(candidates, key=lambda f: f[0])
+        if found and question is not None:
+            first = next((f for f in found if holds(f)), None)
+            if first and first[0] < starts[question]:  # the answer to the question asked, not to one it invented
+                found = [f for f in found if f[0] < starts[question]]
+        while found and not holds(found[-1]):
+            found.pop()
+        if found:
+            break
+    ends = [*abstention_ends(text), *(m.end() for m in patterns.doubt.finditer(text))]
+    result = [(at, options) for at, options, _ in found]
+    if result and any(end > result[-1][0] for end in ends):
+        result.append((len(text), frozenset()))
+    return result
+
+
+def _labelled(
+    patterns: _Patterns, lines: list[str], kinds: list[str], starts: list[int]
+) -> tuple[list[tuple[int, frozenset]], list[tuple[int, frozenset]]]:
+    """Lines "<label>: B" whose label names no option, holds no digit (a step, a question's number) nor a negator,
+    and is not given to different options on several lines (an enumeration); the rest of the line may go on with
+    the option's text or a reason, but not reject it. Those whose label rejects ("Incorrect option: B") apart."""
+    hits = [
+        (i, m)
+        for i, line in enumerate(lines)
+        if kinds[i] in ("text", "item", "field")
+        and (m := patterns.labelled.match(line))
+        and len(m["label"].split()) <= 4
+        and not patterns.negation.search(m["label"])
+        and not patterns.negation.search(m["rest"])
+        and not patterns.wrong.search(m["rest"])
+    ]
+    given: dict[str, set] = {}
+    for _, m in hits:
+        given.setdefault(m["label"].strip(" *\"'").casefold(), set()).update(_options(m["g"]))
+    plain, rejected = [], []
+    for i, m in hits:
+        if len(given[m["label"].strip(" *\"'").casefold()]) == 1:
+            found = (starts[i] + m.start("g"), _options(m["g"]))
+            (rejected if patterns.wrong.search(m["label"]) else plain).append(found)
+    return plain, rejected
+
+
+def _closing(
+    patterns: _Patterns,
+    text: str,
+    lines: list[str],
+    raw_lines: list[str],
+    kinds: list[str],
+    starts: list[int],
+    enumeration: bool,
+    labelled_lines: list,
+) -> list:
+    """The reply's last line as a commitment: a finished statement of at most 12 words naming no other option
+    that ends with the option, followed only by a copula, suffix or particle and its full stop ("Waa B.", "C'est
+    la A.", "B'dir.", "Aです。", "A ነው።"; not "The girl in A", which trails off), or
+    a line that only restates one option ("C) Yalnız III", "Answer: <B's text>"). An enumeration's own last label
+    ("D) <D's text>" closing an echo of the options) is not one, unless that option was labelled before it too."""
+    index = len(lines) - 1
+    line = lines[index]
+    if kinds[index] == "heading":
+        return []
+    raw_line = raw_lines[index]
+    if (
+        enumeration
+        and (label := patterns.label.match(raw_line))
+        and _labels(raw_line, label)
+        and sum(_options(m["g"]) == _options(label["g"]) for _, m in labelled_lines) < 2
+    ):
+        return []
+    found = []
+    if m := patterns.restated.match(line):
+        found.append((starts[index] + m.start("g"), _options(m["g"])))
+    if m := patterns.final.search(line):
+        at = starts[index] + m.start("g")
+        sentence = text[_statement_start(text, at) : at]
+        if (
+            len(sentence.split()) <= 12
+            and "?" not in sentence
+            and not re.search(_M, sentence)
+            and not _conditional(patterns, text, starts[index] + len(line) - len(sentence) - len(m[0]), at)
+        ):
+            found.append((at, _options(m["g"])))
     return found
 
 
@@ -407,13 +638,14 @@ def read_choice(
     options: Sequence[str] = ("A", "B"),
     texts: Sequence[str] = (),
     aliases: Sequence[Sequence[str]] = (),
+    language: str | None = None,
 ) -> str | None:
     """The option a reply commits to, or None (no commitment, two at once, a statement after the last one that it
     cannot tell, a refusal, reasoning that never closed, any input that is not text).
 
     `options` name the options: ASCII capital letters (also named by position) or words ("yes", "nein", "否");
     `texts` are the options' own texts; `aliases[i]` are more words for option i ("不是" for "否")."""
-    return choice_of(read_reply(reply), options, texts, aliases)
+    return choice_of(read_reply(reply), options, texts, aliases, language)
 
 
 def choice_of(
@@ -421,6 +653,7 @@ def choice_of(
     options: Sequence[str] = ("A", "B"),
     texts: Sequence[str] = (),
     aliases: Sequence[Sequence[str]] = (),
+    language: str | None = None,
 ) -> str | None:
     """`read_choice` on a reply already read (for a family that reads the same reading in other ways too)."""
     names = _names(options, aliases)
@@ -429,7 +662,7 @@ def choice_of(
     if reading.unfinished or reading.refusal:
         return None
     texts = [t if isinstance(t, str) else "" for t in texts] if isinstance(texts, list | tuple) else []
-    found = commitments(reading, names, texts)
+    found = commitments(reading, names, texts, language)
     if not found or len(found[-1][1]) != 1:
         return None
     (index,) = found[-1][1]

@@ -132,7 +132,8 @@ def _unwrap_json(text: str) -> str:
 def _line(raw: str) -> Line | None:
     if _TABLE_RULE.match(raw):
         return None
-    raw = _QUOTE_MARK.sub("", raw)
+    if ">" in raw:
+        raw = _QUOTE_MARK.sub("", raw)
     kind, values = "text", ()
     if raw.startswith(_FIELD):
         kind, raw = "field", raw[1:]
@@ -147,7 +148,9 @@ def _line(raw: str) -> Line | None:
     elif raw.lstrip().startswith("|"):
         kind, raw = "row", " | ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
     emphasis = tuple(_emphasis(raw))
-    text = _BLANKS.sub(" ", _EMPHASIS.sub("", raw)).strip()
+    # (each substitution only where it has something to do: this runs on every line of every reply)
+    text = _EMPHASIS.sub("", raw) if any(mark in raw for mark in "*_~\\") else raw
+    text = (_BLANKS.sub(" ", text) if "  " in text or "\t" in text else text).strip()
     if kind == "text" and (heading := _HEADING.match(text)):  # "**## Answer**" once emphasis is gone
         kind, text = "heading", text[heading.end() :]
     return Line(text, kind, values, emphasis) if text else None

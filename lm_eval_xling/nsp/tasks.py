@@ -82,10 +82,19 @@ def ll_answer(doc: dict) -> int:
     return "AB".index(doc["label"])
 
 
+def story_language(doc: dict) -> str | None:
+    """The language the story is told in: NSP Global's `language`; NSP's ids begin with it ("ha-00042")."""
+    return doc.get("language") or str(doc.get("id", "")).split("-")[0] or None
+
+
 def extract_answers(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
-    """Filter: each raw reply becomes the option it commits to, "A" or "B", or INVALID (choices.read_choice)."""
+    """Filter: each raw reply becomes the option it commits to, "A" or "B", or INVALID (choices.read_choice, with
+    the story language's words)."""
     return [
-        [read_choice(r, ("A", "B"), (doc["option_a"], doc["option_b"])) or INVALID for r in doc_resps]
+        [
+            read_choice(r, ("A", "B"), (doc["option_a"], doc["option_b"]), language=story_language(doc)) or INVALID
+            for r in doc_resps
+        ]
         for doc_resps, doc in zip(resps, docs, strict=True)
     ]
 

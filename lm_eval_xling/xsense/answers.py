@@ -176,11 +176,11 @@ def read_answer(response: object, task: str, language: str) -> int | None:
     words = LABEL_WORDS[task][language]
     reading = read_reply(response)
     if task == "xnli":
-        letter = choice_of(reading, ("A", "B", "C"), XNLI_OPTION_TEXTS.get(language, ()))
+        letter = choice_of(reading, ("A", "B", "C"), XNLI_OPTION_TEXTS.get(language, ()), language=language)
         return None if letter is None else words[letter.lower()]
     by_label = {label: [w for w in words if words[w] == label] for label in sorted(set(words.values()))}
     names = [ws[0] for ws in by_label.values()]
-    word = choice_of(reading, names, aliases=[ws[1:] for ws in by_label.values()])
+    word = choice_of(reading, names, aliases=[ws[1:] for ws in by_label.values()], language=language)
     if word is not None:
         return words[word]
     return _meaning(reading, language)
