@@ -118,7 +118,8 @@ _QUALITY = (
     r"(?:(?:the|a|an)\s+)?(?:(?:most|more|much|far|clearly|definitely|obviously|the|best|better|correct|right"
     r"|logical|natural|only)\s+){0,3}"
     r"(?:correct|right|best|better|answer|(?:more|most)\s+(?:\w+\s+)?(?:logical|likely|plausible|coherent|natural"
-    r"|appropriate|sensible|consistent|reasonable|suitable|fitting|probable|fluent)|logical\s+(?:next|choice"
+    r"|appropriate|sensible|consistent|reasonable|suitable|fitting|probable|fluent)(?!\s+to\s)"  # not "likely to occur"
+    r"|logical\s+(?:next|choice"
     r"|continuation|answer|option|sentence)|continuation|(?:\w+\s+)?next\s+(?:sentence|step|line|event|part|one)"
     r"|one\s+that\s+(?:follows|fits|comes)"
     r"|(?:better|best|correct|right|logical|natural)\s+(?:fit|choice|option|answer|continuation|sentence))\b"
@@ -152,10 +153,14 @@ _SUPPOSING = re.compile(
     r"(?i:\b(?:were|had|assume|assuming|suppose|supposing|meant|imagine|imagining|pretend|würde|wäre|hätte"
     r"|angenommen)\b)|假如|假设"
 )
-_FORCED_CHOICE = re.compile(r"(?i:\bif\s+(?:I|we)\s+(?:had|have|must|were\s+forced)\s+to\b|\bif\s+forced\b)")
+_FORCED_CHOICE = re.compile(
+    r"(?i:\bif\s+(?:I|we)\s+(?:had|have|must|were\s+forced)\s+to\b|\bif\s+(?:forced|pressed|I\s+must)\b)"
+)
 _LIST_ITEM = re.compile(r"[ \t]*\(?(?:\d{1,2}|[A-Za-z])[.)][ \t]+")  # "1. ", "B) ", "(a) "
-_CLAUSE_START = re.compile(r"[.!?;,:\n。！？，；]")
-_SENTENCE_START = re.compile(r"[.!?;\n。！？]")
+# (full stops, commas and question marks of the tasks' scripts: Ethiopic, Arabic, Devanagari, Burmese, Khmer, CJK)
+_CLAUSE_MARKS = ".!?;,:。！？，；：、።፣፤፧؟،؛۔।॥။၊។៕"
+_CLAUSE_START = re.compile(rf"[{_CLAUSE_MARKS}\n]")
+_SENTENCE_START = re.compile(r"[.!?;\n。！？።፧؟۔।॥။។៕]")
 
 
 @dataclass(frozen=True)
@@ -172,6 +177,7 @@ class _Patterns:
     final: re.Pattern[str]  # the letter ending the reply's last statement ("Waa B.", "C'est B.", "Bです", "B'dir")
     restated: re.Pattern[str]  # a last line that only restates an option ("**C) Yalnız III**", "Jibu: <B's text>")
     far: re.Pattern[str]  # an answer noun a few words before a mention that ends its phrase ("Jibu sahihi ni A.")
+    hedged: re.Pattern[str]  # a hedge that still commits ("probably B", "Watakila A,")
     negation: re.Pattern[str]  # the language's negators ("not", "değil", "emas", "不是")
     wrong: re.Pattern[str]  # the language's words that reject an option ("incorrect", "yanlış", "noto'g'ri")
     conditional: re.Pattern[str]
@@ -184,8 +190,13 @@ def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
     return [
         (rf"(?<=[(\[{{\"'])[{c}{low}](?=[)\]}}\"'])", mark),  # (A) "b" [a]
         (rf"(?i:\b(?P<n>{_NAMER}))[ \t]+\(?[{c}{low}](?!{_LETTERISH})", rf"\g<n> {mark}"),
-        # "B", "B'dir", "Bです", "B-нұсқа"; not "A's", "A-level" nor the abbreviation in "E. coli"
-        (rf"(?<!{_LETTERISH})(?<!['’-]){c}(?!{_LETTERISH})(?!['’][sS]\b)(?!-[A-Za-z])(?!\.[ \t]?[a-z])", mark),
+        # "B", "B'dir", "Bです", "C-dir"; not "A's", "A-level" nor the abbreviation in "E. coli"
+        # (a suffix after a hyphen: "C-dir", "B-ге"; not "A-level")
+        (
+            rf"(?<!{_LETTERISH})(?<!['’-]){c}(?!{_LETTERISH})(?!['’][sS]\b)(?!-(?![^\W\d_]{{1,4}}(?![^\W\d_]))\w)"
+            r"(?!\.[ \t]?[a-z])",
+            mark,
+        ),
         (rf"(?:{_COPULAS})[ \t]*{low}(?={_PHRASE_END})", " " + mark),
         (rf"^[ \t\"'(\[{{]*{low}(?=[ \t\"')\]}}.!]*$)", mark),  # a line that is only "b"
         (rf"(?<!{_LETTERISH}){low}(?!{_LETTERISH})(?=(?i:{'|'.join(_PREDICATES)}))", mark),
@@ -263,6 +274,10 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
             rf"{gap}{named}{group}",
             lines,
         ),
+        # a hedge that still commits: "probably B", "Watakila A, domin ...", "Tarii B ta'uu mala", "可能是B"
+        hedged=re.compile(
+            rf"{words['hedge']}{gap}{named}{group}(?=(?:[ \t]+{_WORD}){{0,2}}[ \t]*[,，、.!;]|{_PHRASE_END})", lines
+        ),
         far=re.compile(
             rf"{words['answer']}(?:[ \t]+(?!{words['negation']}){_WORD}){{1,2}}?[ \t]*[:=\-–—→]?[ \t]*{named}{group}"
             rf"(?=[ \t)\]}}\"'*]*(?:['’-]?{_WORD}|[ \t]+{_WORD})?[ \t\"')\]}}*]*(?:[.!,;:)(。！।॥။።۔]|$))",
@@ -276,7 +291,11 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
         praised_in_words=re.compile(rf"(?={_M}(?![ \t]*$)){group}{praise}", lines),
         # a line, or a line's last sentence, that is only a mention by letter or position
         lone=re.compile(
-            rf"(?:^|[.!?;。][ \t]*|[ \t][–—-][ \t])[ \t\"'(\[{{]*+(?P<n>(?i:{_NAMER})[ \t]*[:\-]?[ \t]*)?(?P<g>{_L})"
+            rf"(?:^|[ \t][–—-][ \t])[ \t\"'(\[{{]*+(?P<n>(?i:{_NAMER})[ \t]*[:\-]?[ \t]*)?(?P<g>{_L})"
+            r"[ \t\"')\]}]*+(?:[.!]+(?=\s)|[.!。]*$)"
+            # a sentence of its own inside a line ("A is not right. B. The trader returns."), unless the line labels
+            # several options so ("... in children. C. <a name> is ... D. <a name> is ...": reasons, one per option)
+            rf"|(?<=[.!?;。])[ \t]*[ \t\"'(\[{{]*+(?P<m>(?i:{_NAMER})[ \t]*[:\-]?[ \t]*)?(?P<k>{_L})"
             r"[ \t\"')\]}]*+(?:[.!]+(?=\s)|[.!。]*$)"
             # "→ B", "...: nein." ending a line
             rf"|(?:→|->|=>|:)[ \t]*[\"'(\[{{]*(?P<h>{_L})[\"')\]}}]*[ \t]*[.!。]*$",
@@ -293,10 +312,11 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
             lines,
         ),
         final=re.compile(
-            rf"{group}[ \t)\]}}\"'*]*+(?:(?:['’-][^\W\d_]{{1,12}}|{_WORD})[ \t\"')\]}}*]*+)?[.!。！।॥။။።۔]++[ \t]*+\Z"
+            rf"{group}[ \t)\]}}\"'*:]*+(?:(?:['’-][^\W\d_]{{1,12}}|{_WORD})[ \t\"')\]}}*]*+)?"
+            r"[.!。！।॥။။።۔]++[ \t]*+\Z"
         ),
         restated=re.compile(
-            rf"\A[ \t\"'(\[{{*]*+(?:[^\n:：\ue000-\ue0ff \t\"'(\[{{*][^\n:：\ue000-\ue0ff]{{0,39}}[:：][ \t]*+)?"
+            rf"\A[ \t\"'(\[{{*]*+(?P<label>[^\n:：\ue000-\ue0ff \t\"'(\[{{*][^\n:：\ue000-\ue0ff]{{0,39}}[:：][ \t]*+)?"
             rf"[\"'(\[{{*]*+(?P<g>{_M})[ \t\"')\]}}*.:]*+(?:\([^\n]*\))?[ \t.!。]*+\Z"
         ),
         negation=re.compile(words["negation"]),
@@ -324,13 +344,14 @@ def _mark_texts(text: str, texts: Sequence[str]) -> str:
 _COPULAS = (
     "|".join(rf"(?<=\b{w} )" for w in ("is", "be", "ni", "ce", "ne", "ist", "lautet", "choose", "pick")) + "|(?<=:)"
 )
-_CAPS = re.compile(r"^(?=[^\n]*?[A-Z]{2})[^a-z\n]*$", re.MULTILINE)
+# an all-caps line, unless it opens with an option's label ("B. HIV 2": the label stays a label)
+_CAPS = re.compile(r"^(?=[^\n]*?[A-Z]{2})([ \t\"'(\[{]*[A-Z][.):][ \t]+)?([^a-z\n]*)$", re.MULTILINE)
 _SAME_TWICE = re.compile(rf"({_M})[ \t,:(\"'\-–—)]*({_M})")
 
 
 def _mark(text: str, patterns: _Patterns, texts: Sequence[str]) -> str:
     """The text with every option mention replaced by its mark (its lines kept)."""
-    text = _CAPS.sub(lambda m: m[0].lower(), text)  # an all-caps line reads as lower case: its letters as in any line
+    text = _CAPS.sub(lambda m: m[0] if m[1] else m[0].lower(), text)  # its letters read as in any line
     text = _mark_texts(text, texts)
     for pattern, mark in patterns.mentions:
         text = pattern.sub(mark, text)
@@ -392,7 +413,7 @@ def _supposed(patterns: _Patterns, text: str, at: int) -> bool:
 
 # At most three words ending a clause, read backwards (a match from the mention back is linear; a search for a
 # pattern ending at the mention would try every start).
-_WORDS_BACK = re.compile(r"[ \t\"'(\[*]*(?:[^\s.!?;:,。！？，；：—–]+(?:[ \t]+|\Z)){0,3}")
+_WORDS_BACK = re.compile(rf"[ \t\"'(\[*]*(?:[^\s{_CLAUSE_MARKS}—–]+[ \t]*){{0,3}}")
 
 
 def _words_before(text: str, at: int) -> str:
@@ -401,7 +422,7 @@ def _words_before(text: str, at: int) -> str:
 
 
 # the rest of a clause after a mention, to the next mention; a dash or colon opens a description, not a predicate
-_WORDS_AFTER = re.compile(rf"\A[ \t)\]\"'*]*[^.!?;:,。！？，；：\n—–{_M[1:-1]}]{{0,60}}")
+_WORDS_AFTER = re.compile(rf"\A[ \t)\]\"'*]*[^{_CLAUSE_MARKS}\n—–{_M[1:-1]}]{{0,60}}")
 
 
 def _negated(patterns: _Patterns, text: str, start: int, end: int) -> bool:
@@ -423,6 +444,14 @@ def _opens_list(patterns: _Patterns, lines: list[str], index: int) -> bool:
         return False
     here, after = patterns.label.match(lines[index]), patterns.label.match(lines[index + 1])
     return bool(here and after and _options(here["g"]) != _options(after["g"]))
+
+
+_INLINE_LABEL = re.compile(rf"[.!?;。][ \t]*({_L})[.)][ \t]")
+
+
+def _inline_labels(line: str) -> set[int]:
+    """The options a line labels inside it, each after a sentence ("... in children. C. ...")."""
+    return {_index(m[1]) for m in _INLINE_LABEL.finditer(line)}
 
 
 def _new_question(patterns: _Patterns, lines: list[str]) -> int | None:
@@ -482,7 +511,7 @@ def commitments(
     # (offset, options, a check to run if it is ever the last one)
     found: list[tuple[int, frozenset, Callable[[], bool] | None]] = []
     rejections = []  # cues led by a word that rejects ("Incorrect option: B", "yanlış olan seçenek C")
-    for pattern in (patterns.strong, patterns.weak, patterns.far):
+    for pattern in (patterns.strong, patterns.weak, patterns.far, patterns.hedged):
         for m in pattern.finditer(text):
             rejecting = patterns.wrong.search(_words_before(text, m.start())) is not None
             (rejections if rejecting else found).append((*read(m), partial(cued, m)))
@@ -492,8 +521,10 @@ def commitments(
     listed: list[tuple[int, frozenset]] = []  # an option alone after a list marker ("- yes", "B. no"): the same
     plain: list[tuple[int, frozenset]] = []
     for m in patterns.lone.finditer(text):
-        group = "g" if m["g"] else "h"
+        group = "g" if m["g"] else "k" if m["k"] else "h"
         index = line_of(m.start(group))
+        if group == "k" and len(_inline_labels(lines[index])) > 1:
+            continue
         item = _LIST_ITEM.match(lines[index])  # a marker the reading kept (a letter: it may name an option)
         if kinds[index] == "item" or (item and m.start(group) >= starts[index] + item.end()):
             listed.append(read(m, group))
@@ -506,7 +537,10 @@ def commitments(
             and _labels(raw_lines[index], label)
         ):
             continue
-        (named_lone if m["n"] else plain).append(read(m, group))
+        if group == "h" and patterns.wrong.search(_words_before(text, m.start())):
+            rejections.append((*read(m, group), None))  # "Incorrect option: B"
+            continue
+        (named_lone if m["n"] or m["m"] else plain).append(read(m, group))
     plain += [
         (starts[i] + m.start("g"), _options(m["g"]))
         for i, line in enumerate(lines)
@@ -535,8 +569,13 @@ def commitments(
             # "B. <why>", "A: <its text>" (then a rationale, whatever it lists); not "A: <B's text>", "Option A:
             # ..." (a discussion's label), nor an echo of the options ("A: ..." then "B: ...")
             plain.append((0, _options(m["g"])))
-    if len(lines) == 1 and re.fullmatch(rf"[\s\"'(\[{{]*({_M})[\s\"')\]}}.!]*", lines[0]):
-        plain.append((0, _options(lines[0])))  # a reply that is exactly one option's text
+    whole = _fold(reading.text)
+    same = [i for i, option in enumerate(texts) if whole and _fold(option) == whole]
+    if len(same) == 1:
+        plain.append((0, frozenset(same)))  # a reply that is one option's text, however short ("4", "Jupiter")
+    alone = [re.fullmatch(rf"[\s\"'(\[{{*]*({_M})[\s\"')\]}}.!*]*", line) for line in lines[:2]]
+    if alone[0] and (len(alone) == 1 or not alone[1]):
+        plain.append((0, _options(alone[0][1])))  # a reply that opens with one option's text alone (not an echo)
     found += [(*f, None) for f in plain]
 
     def holds(commitment: tuple) -> bool:
@@ -600,9 +639,9 @@ def _closing(
     enumeration: bool,
     labelled_lines: list,
 ) -> list:
-    """The reply's last line as a commitment: a finished statement of at most 12 words naming no other option
-    that ends with the option, followed only by a copula, suffix or particle and its full stop ("Waa B.", "C'est
-    la A.", "B'dir.", "Aです。", "A ነው።"; not "The girl in A", which trails off), or
+    """The reply's last line as a commitment: a finished statement of at most 12 words that ends with the option,
+    followed only by a copula, suffix or particle and its full stop, no other option in its clause ("Waa B.",
+    "C'est la A.", "B değil, A'dır.", "Aです。", "A ነው።"; not "The girl in A", which trails off), or
     a line that only restates one option ("C) Yalnız III", "Answer: <B's text>"). An enumeration's own last label
     ("D) <D's text>" closing an echo of the options) is not one, unless that option was labelled before it too."""
     index = len(lines) - 1
@@ -618,7 +657,9 @@ def _closing(
     ):
         return []
     found = []
-    if m := patterns.restated.match(line):
+    if (m := patterns.restated.match(line)) and not (
+        m["label"] and (patterns.negation.search(m["label"]) or patterns.wrong.search(m["label"]))
+    ):
         found.append((starts[index] + m.start("g"), _options(m["g"])))
     if m := patterns.final.search(line):
         at = starts[index] + m.start("g")
@@ -626,8 +667,14 @@ def _closing(
         if (
             len(sentence.split()) <= 12
             and "?" not in sentence
-            and not re.search(_M, sentence)
-            and not _conditional(patterns, text, starts[index] + len(line) - len(sentence) - len(m[0]), at)
+            # no other option in its clause (by text: in its sentence, "A: <B's text>." commits to nothing)
+            and not re.search(
+                _M, text[_opening(_CLAUSE_START if ord(m["g"][0]) < _TEXT else _SENTENCE_START, text, at) : at]
+            )
+            and (
+                not _conditional(patterns, text, _statement_start(text, at), at)
+                or _FORCED_CHOICE.search(sentence) is not None  # "Neither is perfect, but if I had to choose, B."
+            )
         ):
             found.append((at, _options(m["g"])))
     return found

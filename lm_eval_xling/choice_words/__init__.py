@@ -10,8 +10,8 @@ from pathlib import Path
 
 import yaml
 
-KINDS = ("answer", "option", "correct", "wrong", "negation", "joint", "conditional", "doubt")  # and "ordinals"
-COMMITTING = ("answer", "option", "correct")
+KINDS = ("answer", "option", "correct", "hedge", "wrong", "negation", "joint", "conditional", "doubt")  # "ordinals"
+COMMITTING = ("answer", "option", "correct", "hedge")
 _FOLDER = Path(__file__).parent
 # Scripts written without spaces between words: their entries match anywhere, not at a word's start.
 _UNSPACED = re.compile(r"[\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u2e80-\u9fff\u3040-\u30ff\uac00-\ud7af\uf900-\ufaff]")

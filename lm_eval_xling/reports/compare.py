@@ -29,7 +29,10 @@ p is 1 when diff is 0, and 0 means below 2/iters. `significant` is true when the
 
 A run (either side) with several languages of a family that asks the same items in every language
 (`ReportFamily.parallel`) also gets the report's table of each language's gap to the reference language within that
-run (`lm_eval_xling.reports.gap.language_gaps`; Run A or B), printed after the comparison (not in `--json`).
+run (`lm_eval_xling.reports.gap.language_gaps`; Run A or B), printed after the comparison (not in `--json`), with
+the gap over the items both languages' replies were read on. Before it, each run's reader coverage: for every task
+that logs `invalid` (a generative choice task), the share of replies read against its reference language's task,
+flagged where the two invalid rates differ by more than 5 points (`lm_eval_xling.reports.coverage`; not in `--json`).
 """
 
 from __future__ import annotations
@@ -42,7 +45,14 @@ import numpy as np
 
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.reports.contrasts import family_of
-from lm_eval_xling.reports.gap import LanguageGap, language_gap_markdown, language_gaps, read_task_run
+from lm_eval_xling.reports.coverage import INVALID, ReaderCoverage, reader_coverage
+from lm_eval_xling.reports.gap import (
+    LanguageGap,
+    language_gap_markdown,
+    language_gaps,
+    read_task_run,
+    reader_coverage_markdown,
+)
 from lm_eval_xling.results.folders import results_files
 from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, read_samples
 from lm_eval_xling.results.metrics import configured_aggregations, finite_number, non_mean_aggregation
@@ -87,6 +97,7 @@ class Comparison:
     seed: int = 0
     labels: tuple[str, str] = ("A", "B")
     language_gaps: list[LanguageGap] = field(default_factory=list)  # each run's gaps to a reference language
+    reader_coverage: list[ReaderCoverage] = field(default_factory=list)  # each run's replies read, per task
 
     def as_dict(self) -> dict[str, dict[str, dict[str, Any]]]:
         """{task: {metric: {"a", "b", "diff", "ci", "p", "significant", "n"}}}."""
@@ -221,9 +232,14 @@ def compare_runs(dir_a: Path, dir_b: Path, iters: int = RESAMPLES, seed: int = 0
             comparison.skipped[task] = skipped
         comparison.unpaired[task] = unpaired
     for side, logs in (("A", logs_a), ("B", logs_b)):  # rows named A and B: the two runs' labels may be the same
-        parallel = [task for task in logs if (family := family_of(task)) and family.parallel]
-        task_runs = [read_task_run(side, task, logs[task].path, logs[task].config) for task in parallel]
-        comparison.language_gaps += language_gaps(task_runs, iters, seed)
+        # a family's tasks that log `invalid` or ask the same items in every language (QUENCH's per-entity scores,
+        # costly to split, are not needed here)
+        wanted = [task for task, log in logs.items() if (family := family_of(task))
+                  and (family.parallel or INVALID in configured_aggregations(log.config))]  # fmt: skip
+        task_runs = [read_task_run(side, task, logs[task].path, logs[task].config) for task in wanted]
+        comparison.reader_coverage += reader_coverage(task_runs)
+        parallel = [run for run in task_runs if family_of(run.task).parallel]
+        comparison.language_gaps += language_gaps(parallel, iters, seed)
     return comparison
 
 
@@ -232,8 +248,8 @@ def _p(p: float, iters: int) -> str:
 
 
 def markdown_table(comparison: Comparison) -> str:
-    """The comparison as a Markdown table, followed by the notes (skipped metrics, one-sided tasks) and each run's
-    gaps to a reference language (`language_gap_markdown`)."""
+    """The comparison as a Markdown table, followed by the notes (skipped metrics, one-sided tasks), each run's
+    replies read (`reader_coverage_markdown`) and its gaps to a reference language (`language_gap_markdown`)."""
     lines = [
         f"A: {comparison.labels[0]}  ",
         f"B: {comparison.labels[1]}",
@@ -250,6 +266,8 @@ def markdown_table(comparison: Comparison) -> str:
     lines.append("")
     lines.append(f"paired bootstrap over documents, {comparison.iters} resamples, seed {comparison.seed}")
     lines += comparison.notes()[2:]
+    if coverage := reader_coverage_markdown(comparison.reader_coverage):
+        lines += ["", coverage]
     if gaps := language_gap_markdown(comparison.language_gaps):
         lines += ["", gaps]
     return "\n".join(lines)

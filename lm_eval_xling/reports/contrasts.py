@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -25,8 +26,18 @@ class Contrast:
 
     def low_task(self, task: str) -> str | None:
         """The low-resource counterpart of `task`, or None when `task` is not a high-resource task of this kind."""
-        pattern = rf"(?<![^_]){re.escape(self.high)}(?![^_])"
-        return re.sub(pattern, self.low, task, count=1) if re.search(pattern, task) else None
+        return _swap_part(task, self.high, self.low)
+
+    def high_task(self, task: str) -> str | None:
+        """The high-resource counterpart of `task` (nsp_hausa_cot -> nsp_english_cot), or None when `task` is not a
+        low-resource task of this kind."""
+        return _swap_part(task, self.low, self.high)
+
+
+def _swap_part(task: str, old: str, new: str) -> str | None:
+    """`task` with its first `_`-separated part(s) `old` replaced by `new`; None when it has no such part."""
+    pattern = rf"(?<![^_]){re.escape(old)}(?![^_])"
+    return re.sub(pattern, new, task, count=1) if re.search(pattern, task) else None
 
 
 @dataclass(frozen=True)
@@ -74,6 +85,33 @@ class ReportFamily:
         variant = self.language(task)[1]
         return "_".join(part for part in (self.prefix, self.parallel.reference, variant) if part)
 
+    def reference_of(self, task: str, tasks: Collection[str]) -> str | None:
+        """The task among `tasks` whose reader coverage and accuracy `task`'s are set against: the reference
+        language's task of the same variant (a parallel family's `reference`, else the high-resource side of a
+        contrast; a reference task is its own). Where the reference language has no task of that variant (nsp_hausa_
+        cot_native: no nsp_english_cot_native ships, English's CoT is already in English), its task without the
+        variant's part, the rightmost such part first. None when the family declares no reference for `task` or the
+        run lacks the reference task."""
+        if self.parallel is not None:
+            reference = self.reference_task(task)
+            return reference if reference in tasks else None
+        if any(contrast.low_task(task) is not None for contrast in self.contrasts):
+            return task
+        for contrast in self.contrasts:
+            if (counterpart := contrast.high_task(task)) is None:
+                continue
+            if counterpart in tasks:
+                return counterpart
+            if counterpart in shipped_tasks():
+                continue  # the variant exists in the reference language, but this run did not run it
+            parts = counterpart.split("_")
+            fixed = len(self.prefix.split("_"))  # the family's prefix and the reference language stay
+            for i in reversed(range(fixed, len(parts))):
+                shorter = "_".join(parts[:i] + parts[i + 1 :])
+                if parts[i] not in contrast.high.split("_") and shorter in tasks:
+                    return shorter
+        return None
+
     def document_values(self, metric: str, values: list[Any], config: dict[str, Any]) -> list[float] | None:
         """One number per document of a metric whose logged values are not numbers, where the family can tell
         (NaN: the document has none); None where it cannot."""
@@ -94,6 +132,13 @@ def families() -> tuple[ReportFamily, ...]:
         if isinstance(declared, ReportFamily):
             found.append(declared)
     return tuple(found)
+
+
+@cache
+def shipped_tasks() -> frozenset[str]:
+    """The names of the tasks task_yamls/ ships (each task's YAML file is named after it; `_` files are groups and
+    templates)."""
+    return frozenset(path.stem for path in task_dir().glob("*/*.yaml") if not path.name.startswith("_"))
 
 
 def family_of(task: str) -> ReportFamily | None:

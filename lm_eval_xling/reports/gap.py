@@ -10,7 +10,10 @@ paired-bootstrap interval over the documents both logged. Corpus-level metrics a
 (QUENCH's per-entity scores, `ReportFamily.per_document`) get intervals too. A family whose tasks ask the same items
 in every language (`ReportFamily.parallel`) gets a table of each language's gap to the reference language over the
 items both logged, paired by a document field (not lm-eval's doc_id, an index), with an exact McNemar test and a plot
-per run. A value that is not a finite number is shown as `n/a` with the reason. Names and settings are public
+per run, beside the gap over the items the reader read in both languages. Every generative choice task (one that
+logs `invalid`) gets the share of its replies read beside its reference language's (`lm_eval_xling.reports.
+coverage`), and a gap whose two invalid rates differ by more than 5 points is flagged where the gap is shown. A
+value that is not a finite number is shown as `n/a` with the reason. Names and settings are public
 (`lm_eval_xling.redact`): a shared report names no machine or user."""
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import io
 import math
 import textwrap
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +33,19 @@ import numpy as np
 
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.reports.contrasts import ReportFamily, families, family_of
+from lm_eval_xling.reports.coverage import (
+    COVERAGE_HEADER,
+    COVERAGE_NOTE,
+    INVALID,
+    READ_GAP,
+    ReaderCoverage,
+    coverage_cells,
+    flag_text,
+    flagged,
+    pair_flag,
+    reader_coverage,
+    reader_flags,
+)
 from lm_eval_xling.results.folders import results_files
 from lm_eval_xling.results.logs import sample_lines
 from lm_eval_xling.results.metrics import (
@@ -43,7 +60,6 @@ from lm_eval_xling.stats import RESAMPLES, difference_ci, mcnemar_exact, mean_ci
 from lm_eval_xling.xsense import CONSISTENCY_REPORT
 from lm_eval_xling.xsense.pipeline import read_report
 
-INVALID = "invalid"  # the metric of every answer-parsing task: the share of replies no parser could read
 ACCURACY = "acc"  # the metric a parallel-language family's items are paired on: 1 right, 0 wrong (invalid included)
 
 
@@ -81,6 +97,7 @@ class Delta:
     metric: str
     value: float
     ci: tuple[float, float] | None
+    filter: str = "none"
 
 
 def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> tuple[dict[str, dict[int, float]], dict[int, Any]]:
@@ -260,7 +277,7 @@ def deltas(runs: list[TaskRun], iters: int = RESAMPLES) -> list[Delta]:
                     value, ci = float(np.mean(x) - np.mean(y)), difference_ci(x, y, iters)
                 else:
                     value, ci = a.results[key] - b.results[key], None
-                out.append(Delta(model, kind, high, low, _label(key), value, ci))
+                out.append(Delta(model, kind, high, low, _label(key), value, ci, _split(key)[1]))
         for task, run in sorted(tasks.items()):  # deltas a task computes itself (corpus level, no CI)
             if (kind := family_of(task).own_deltas) is None:
                 continue
@@ -289,12 +306,28 @@ class LanguageGap:
     only_reference: int = 0  # paired items right in the reference language only
     only_language: int = 0  # paired items right in this language only
     p: float | None = None  # exact McNemar test
+    reference_invalid: float | None = None  # the reference task's share of invalid replies, where logged
+    n_answered: int | None = None  # paired items read (not invalid) in both languages; None: no invalid per item
+    gap_answered: float | None = None  # mean(language - reference) over those items
+    gap_answered_ci: tuple[float, float] | None = None  # 95% paired-bootstrap interval
+
+    @property
+    def reader_flagged(self) -> bool:
+        """Whether the two languages' invalid rates differ by more than `coverage.READ_GAP`."""
+        return self.task != self.reference and flagged(self.invalid, self.reference_invalid)
+
+
+def _mean_invalid(run: TaskRun, filt: str) -> float | None:
+    """A task's share of invalid replies under a filter: its sample log's mean, else its results file's value."""
+    invalid = run.per_doc.get(f"{INVALID},{filt}")
+    return float(np.mean(list(invalid.values()))) if invalid else run.results.get(f"{INVALID},{filt}")
 
 
 def language_gaps(runs: list[TaskRun], iters: int = RESAMPLES, seed: int = 0) -> list[LanguageGap]:
     """Accuracy of each task of a parallel-language family whose run also has the reference language's task (the
     reference's own row when another language has it), with the paired difference to it over the items both logged,
-    paired by the family's document field; by run, variant, reference first, then task."""
+    and over the items both answered (read, not invalid; where both log `invalid` per item), paired by the family's
+    document field; by run, variant, reference first, then task."""
     parallel = [(r, family) for r in runs if (family := family_of(r.task)) and family.parallel]
     by_run = {(r.model, r.task): r for r, _ in parallel}
     scored = [(r, family) for r, family in parallel if any(_split(key)[0] == ACCURACY for key in r.per_doc)]
@@ -313,7 +346,6 @@ def language_gaps(runs: list[TaskRun], iters: int = RESAMPLES, seed: int = 0) ->
             metric, filt = _split(key)
             if metric != ACCURACY:
                 continue
-            invalid = run.per_doc.get(f"{INVALID},{filt}")
             row = LanguageGap(
                 run.model,
                 run.task,
@@ -321,8 +353,9 @@ def language_gaps(runs: list[TaskRun], iters: int = RESAMPLES, seed: int = 0) ->
                 float(np.mean(list(values.values()))),
                 mean_ci(list(values.values()), iters, seed),
                 len(values),
-                float(np.mean(list(invalid.values()))) if invalid else run.results.get(f"{INVALID},{filt}"),
+                _mean_invalid(run, filt),
                 reference.task,
+                reference_invalid=_mean_invalid(reference, filt),
             )
             right = {run.pair_keys[doc]: value for doc, value in values.items()}
             right_reference = {reference.pair_keys[doc]: v for doc, v in reference.per_doc.get(key, {}).items()}
@@ -338,9 +371,41 @@ def language_gaps(runs: list[TaskRun], iters: int = RESAMPLES, seed: int = 0) ->
                     only_language=int(np.sum(b > a)),
                     p=mcnemar_exact(a, b),
                 )
+                row = _answered_in_both(row, run, reference, filt, right, right_reference, items, iters, seed)
             out.append(row)
     return sorted(
         out, key=lambda r: (order[r.model], family_of(r.task).language(r.task)[1], r.task != r.reference, r.task)
+    )
+
+
+def _answered_in_both(
+    row: LanguageGap,
+    run: TaskRun,
+    reference: TaskRun,
+    filt: str,
+    right: dict[Any, float],
+    right_reference: dict[Any, float],
+    items: list[Any],
+    iters: int,
+    seed: int,
+) -> LanguageGap:
+    """`row` with the gap over the paired items that neither language's reply was invalid on (the reader read both),
+    where both tasks log `invalid` per item; unchanged where they do not (a log-likelihood task reads no reply)."""
+    key = f"{INVALID},{filt}"
+    if key not in run.per_doc or key not in reference.per_doc:
+        return row
+    unread = {run.pair_keys[doc]: value for doc, value in run.per_doc[key].items()}
+    unread_reference = {reference.pair_keys[doc]: value for doc, value in reference.per_doc[key].items()}
+    answered = [item for item in items if unread.get(item) == 0 and unread_reference.get(item) == 0]
+    if not answered:
+        return replace(row, n_answered=0)
+    a = np.array([right_reference[item] for item in answered])
+    b = np.array([right[item] for item in answered])
+    return replace(
+        row,
+        n_answered=len(answered),
+        gap_answered=float(np.mean(b - a)),
+        gap_answered_ci=paired_difference(a, b, iters, seed)[0],
     )
 
 
@@ -353,21 +418,35 @@ def gap_section(family: ReportFamily, gaps: list[LanguageGap]) -> tuple[str, str
         "Accuracy over every item a task logged, 95% bootstrap CI; an invalid reply counts as wrong (acc is 0 for "
         f"it). Gap: accuracy minus that of the {reference} task of the same variant over the items both logged, "
         f"paired by the document field `{pair_field}` (negative: worse than {reference}), 95% paired-bootstrap CI; "
-        "McNemar p: exact two-sided test on the items right in one language only."
+        "McNemar p: exact two-sided test on the items right in one language only. Answered in both: the paired "
+        f"items whose replies the reader read (not invalid) in both languages, and the gap over them with its 95% "
+        "paired-bootstrap CI (- where the tasks log no invalid per item: log-likelihood). Reader: flagged where the "
+        f"invalid rates of the task and the {reference} task differ by more than {100 * READ_GAP:.0f} points."
     )
     header = ["Run", "Task", "Metric", "Accuracy", "95% CI", "n", "Invalid", "Paired n", f"Gap to {reference}",
-              "Gap 95% CI", f"Right in {reference} only", "Right in task only", "McNemar p"]  # fmt: skip
+              "Gap 95% CI", f"Right in {reference} only", "Right in task only", "McNemar p", "Answered in both n",
+              f"Gap to {reference}, answered in both", "Answered gap 95% CI", "Reader"]  # fmt: skip
     rows = []
     for g in gaps:
         cells = [g.model, g.task, g.metric, _fmt(g.accuracy), _fmt_ci(g.ci), str(g.n),
                  "-" if g.invalid is None else _fmt(g.invalid)]  # fmt: skip
         if g.task == g.reference:
-            cells += ["-", "reference", "-", "-", "-", "-"]
-        elif g.gap is None:
+            read = "reference" if g.invalid is not None else "-"  # a log-likelihood task reads no reply
+            cells += ["-", "reference", "-", "-", "-", "-", "-", read, "-", read]
+            rows.append(cells)
+            continue
+        if g.gap is None:
             cells += ["0", "n/a (no item in both)", "-", "-", "-", "-"]
         else:
             cells += [str(g.n_paired), f"{g.gap:+.4f}", _fmt_ci(g.gap_ci), str(g.only_reference),
                       str(g.only_language), f"{g.p:.4f}" if g.p >= 1e-4 else f"{g.p:.1e}"]  # fmt: skip
+        if g.n_answered is None:
+            cells += ["-", "-", "-"]
+        elif g.gap_answered is None:
+            cells += ["0", "n/a (no item answered in both)", "-"]
+        else:
+            cells += [str(g.n_answered), f"{g.gap_answered:+.4f}", _fmt_ci(g.gap_answered_ci)]
+        cells.append(flag_text(g.invalid, g.reference_invalid, g.reference) if g.reader_flagged else "-")
         rows.append(cells)
     return heading, note, header, rows
 
@@ -380,6 +459,14 @@ def language_gap_markdown(gaps: list[LanguageGap]) -> str:
             heading, note, header, rows = gap_section(family, family_gaps)
             parts.append(f"## {heading}\n\n{note}\n\n{_table(header, rows)}\n")
     return "\n".join(parts)
+
+
+def reader_coverage_markdown(coverage: list[ReaderCoverage]) -> str:
+    """Every run's replies read per task against its reference language, flags included, as one Markdown section
+    (`compare`'s); "" when no task logs `invalid`."""
+    if not coverage:
+        return ""
+    return f"## Replies read\n\n{COVERAGE_NOTE}\n\n{_table(COVERAGE_HEADER, coverage_cells(coverage))}\n"
 
 
 def gap_plot(gaps: list[LanguageGap], title: str) -> bytes:
@@ -531,10 +618,16 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
         f"<p>{html.escape(intro)}</p>",
     ]
 
-    def section(title: str, header: list[str], cells: list[list[str]], none: str, note: str = "") -> None:
+    def section(
+        title: str, header: list[str], cells: list[list[str]], none: str, note: str = "", after: Sequence[str] = ()
+    ) -> None:
+        """A heading, a note, the table (or `none`), and the `after` notes right under it as a list."""
         md.extend([f"## {title}", "", *([note, ""] if note else []), _table(header, cells) if cells else none, ""])
+        md.extend([*(f"- {line}" for line in after), *([""] if after else [])])
         page.extend([f"<h2>{html.escape(title)}</h2>", *([f"<p>{html.escape(note)}</p>"] if note else [])])
         page.append(_html_table(header, cells) if cells else f"<p>{html.escape(none)}</p>")
+        if after:
+            page.append("<ul>" + "".join(f"<li>{html.escape(line)}</li>" for line in after) + "</ul>")
 
     out.mkdir(parents=True, exist_ok=True)
     if runs:
@@ -547,13 +640,19 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
 
     header = ["Run", "Task", "Metric", "Value", "95% CI", "n"]
     gaps = language_gaps(task_runs, iters)
+    coverage = reader_coverage(task_runs)
     for family in families():
         rows = [r for r in main if family.has(r.task)]
         if not rows:
             continue
         title = family.title
-        section(title, header, [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in rows], "")
+        family_coverage = [c for c in coverage if family.has(c.task)]
+        flags = [f"{c.model}, {c.task} ({c.filter}): {c.reader_cell()}" for c in family_coverage if c.flagged]
+        cells = [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in rows]
+        section(title, header, cells, "", after=flags)
         image(family_plot(rows, title), f"{family.prefix}.png", f"{title} plot")
+        if family_coverage:
+            section(f"{title}: replies read", COVERAGE_HEADER, coverage_cells(family_coverage), "", COVERAGE_NOTE)
         if family_gaps := [g for g in gaps if family.has(g.task)]:
             heading, note, gap_header, cells = gap_section(family, family_gaps)
             section(heading, gap_header, cells, "", note)
@@ -578,9 +677,13 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
         section("Self-translation consistency",
                 ["Task", "Direction", "Accuracy", "Accuracy (T)", "T", "I", "X", "rerun", "Collapsed"],
                 consistency_rows(reports), "", note)  # fmt: skip
-    delta_cells = [[d.model, d.kind, d.high, d.low, d.metric, _fmt(d.value), _fmt_ci(d.ci)] for d in delta_rows]
+    by_task = reader_flags(coverage)
+    delta_cells = [[d.model, d.kind, d.high, d.low, d.metric, _fmt(d.value), _fmt_ci(d.ci),
+                    pair_flag(by_task, d.model, d.low, d.high, d.filter) or "-"] for d in delta_rows]  # fmt: skip
+    note = (f"Reader: flagged where the low- and high-resource tasks' invalid rates differ by more than "
+            f"{100 * READ_GAP:.0f} points." if delta_cells else "")  # fmt: skip
     section("High- vs low-resource deltas", ["Run", "Comparison", "High", "Low", "Metric", "Delta (high - low)",
-            "95% CI"], delta_cells, "No task pair with both sides present.")  # fmt: skip
+            "95% CI", "Reader"], delta_cells, "No task pair with both sides present.", note)  # fmt: skip
     invalid_cells = [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in invalid]
     section("Invalid answers", header, invalid_cells, "No task logs the metric `invalid`.")
     page.append("</body></html>")

@@ -108,8 +108,17 @@ def test_paired_differences_by_question_id(report: tuple[Path, Path, Path]):
         assert by_doc_id != only_en, task
     assert float(rows["model-a", "nsp_global_sw"][12]) == pytest.approx(0.021484375, abs=5e-5)
     assert rows["model-a", "nsp_global_sw"][9].startswith("[-")  # worse than English: the interval is below 0
-    assert rows["model-a", "nsp_global_en"][7:] == ["-", "reference", "-", "-", "-", "-"]
-    assert rows["model-b", "nsp_global_de"][7:] == ["20", "+0.0000", "[0.0000, 0.0000]", "0", "0", "1.0000"]
+    assert rows["model-a", "nsp_global_en"][7:] == ["-", "reference", "-", "-", "-", "-", "-", "reference", "-",
+                                                    "reference"]  # fmt: skip
+    assert rows["model-a", "nsp_global_en_ll"][13:] == ["-"] * 4  # a log-likelihood task reads no reply
+    assert rows["model-b", "nsp_global_de"][7:] == ["20", "+0.0000", "[0.0000, 0.0000]", "0", "0", "1.0000", "20",
+                                                    "+0.0000", "[0.0000, 0.0000]", "-"]  # fmt: skip
+    # answered in both: Swahili's invalid replies (items 0-2) out, items 3-18 left: English right on 3-13 (11),
+    # Swahili on 9-14 (6); its invalid rate (3 of 19) is 15.8 points above English's (0)
+    assert rows["model-a", "nsp_global_sw"][13:15] == ["16", f"{(6 - 11) / 16:+.4f}"]
+    assert rows["model-a", "nsp_global_sw"][16].startswith("part of this gap may be replies the reader could not")
+    assert rows["model-a", "nsp_global_de"][13:15] == ["20", "+0.2000"] and rows["model-a", "nsp_global_de"][16] == "-"
+    assert rows["model-a", "nsp_global_sw_ll"][13:] == ["-"] * 4
     assert ("model-b", "nsp_global_sw") not in rows
 
 
@@ -163,6 +172,7 @@ def test_compare_prints_each_runs_gaps(tmp_path: Path, capsys: pytest.CaptureFix
     for side in ("A", "B"):
         cells = rows[side, "nsp_global_sw"]
         assert (cells[7], cells[8], cells[10], cells[11]) == ("19", f"{-8 / 19:+.4f}", "9", "1")
+        assert cells[13:15] == ["16", f"{(6 - 11) / 16:+.4f}"]
         assert float(cells[12]) == pytest.approx(0.021484375, abs=5e-5)
     assert main(["compare", str(a), str(b), "--iters", "200", "--json"]) == 0
     assert "gap to en" not in capsys.readouterr().out

@@ -60,7 +60,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return write_report([root], root / "report", iters=200)
 
 
-HEADINGS = ("Cross-lingual gap report", "Runs", "NSP", "Y-NQ", "Differences between runs",
+HEADINGS = ("Cross-lingual gap report", "Runs", "NSP", "NSP: replies read", "Y-NQ", "Differences between runs",
             "High- vs low-resource deltas", "Invalid answers")  # fmt: skip
 
 
@@ -81,6 +81,11 @@ def test_markdown(report: tuple[Path, Path]) -> None:
     assert re.search(r"\| model-a \| English vs Yoruba \| ynq_english \| ynq_yoruba \| acc \| 0\.3000 \|", md)
     invalid = md.split("## Invalid answers", 1)[1]
     assert "| model-a | nsp_hausa | invalid | 0.0500 |" in invalid
+    read = md.split("## NSP: replies read", 1)[1]  # every language reads 19 of 20: nothing flagged
+    assert (
+        "| model-a | nsp_hausa | none | 0.9500 | 0.0500 | 20 | nsp_english | 0.0500 | +0.0 | within 5 points |" in read
+    )
+    assert "could not read" not in md
 
 
 def test_html_has_headings_and_png(report: tuple[Path, Path]) -> None:
