@@ -511,10 +511,15 @@ def commitments(
     # (offset, options, a check to run if it is ever the last one)
     found: list[tuple[int, frozenset, Callable[[], bool] | None]] = []
     rejections = []  # cues led by a word that rejects ("Incorrect option: B", "yanlış olan seçenek C")
+    wrong_ends = [m.end() for m in patterns.wrong.finditer(text)]  # (most replies have none: no check per cue)
+
+    def rejecting(at: int) -> bool:
+        near = bisect_right(wrong_ends, at) > bisect_right(wrong_ends, at - 80)
+        return near and patterns.wrong.search(_words_before(text, at)) is not None
+
     for pattern in (patterns.strong, patterns.weak, patterns.far, patterns.hedged):
         for m in pattern.finditer(text):
-            rejecting = patterns.wrong.search(_words_before(text, m.start())) is not None
-            (rejections if rejecting else found).append((*read(m), partial(cued, m)))
+            (rejections if rejecting(m.start()) else found).append((*read(m), partial(cued, m)))
     found += [(*read(m), partial(_holds_as_verdict, patterns, text, m)) for m in patterns.praised.finditer(text)]
     found += [(*read(m), partial(praised_in_words, m)) for m in patterns.praised_in_words.finditer(text)]
     named_lone: list[tuple[int, frozenset]] = []  # "Option A" alone on a line: a verdict, or an enumeration's label
@@ -537,7 +542,7 @@ def commitments(
             and _labels(raw_lines[index], label)
         ):
             continue
-        if group == "h" and patterns.wrong.search(_words_before(text, m.start())):
+        if group == "h" and rejecting(m.start()):
             rejections.append((*read(m, group), None))  # "Incorrect option: B"
             continue
         (named_lone if m["n"] or m["m"] else plain).append(read(m, group))
