@@ -463,10 +463,6 @@ def _new_question(patterns: _Patterns, lines: list[str]) -> int | None:
     return None
 
 
-def _statement_start(text: str, at: int) -> int:
-    return _opening(_SENTENCE_START, text, at)
-
-
 def commitments(
     reading: Reading, names: tuple[tuple[str, ...], ...], texts: Sequence[str] = (), language: str | None = None
 ) -> list[tuple[int, frozenset]]:
@@ -505,7 +501,7 @@ def commitments(
         return not (
             _MODAL.search(match[0])
             or _supposed(patterns, text, at)
-            or _conditional(patterns, text, _statement_start(text, at), at)
+            or _conditional(patterns, text, _opening(_SENTENCE_START, text, at), at)
         )
 
     # (offset, options, a check to run if it is ever the last one)
@@ -668,7 +664,8 @@ def _closing(
         found.append((starts[index] + m.start("g"), _options(m["g"])))
     if m := patterns.final.search(line):
         at = starts[index] + m.start("g")
-        sentence = text[_statement_start(text, at) : at]
+        start = _opening(_SENTENCE_START, text, at)
+        sentence = text[start:at]
         if (
             len(sentence.split()) <= 12
             and "?" not in sentence
@@ -677,7 +674,7 @@ def _closing(
                 _M, text[_opening(_CLAUSE_START if ord(m["g"][0]) < _TEXT else _SENTENCE_START, text, at) : at]
             )
             and (
-                not _conditional(patterns, text, _statement_start(text, at), at)
+                not _conditional(patterns, text, start, at)
                 or _FORCED_CHOICE.search(sentence) is not None  # "Neither is perfect, but if I had to choose, B."
             )
         ):
