@@ -49,14 +49,19 @@ SIMPLE_EVALS_LETTER = {"أ": "A", "ب": "B", "ج": "C", "د": "D", "অ": "A", "
                        "Ｂ": "B", "Ｃ": "C", "Ｄ": "D"}  # fmt: skip
 STANDALONE_AB = re.compile(r"(?<![^\W_])[AB](?![^\W_])")  # not touching a letter or digit
 SWAP = {"A": "B", "B": "A"}
+CYRILLIC_B = re.compile(r"(?<![^\W_])Б(?![^\W_])")
 
 
 def mirror(reply: str, texts: list[str]) -> str:
-    """The reply with A and B swapped where they stand alone; the options' own texts in it are kept as written."""
+    """The reply with A and B swapped where they stand alone, and so their Cyrillic forms (А with В, its look-alike,
+    or with Б where the reply letters in Cyrillic order); the options' own texts in it are kept as written."""
     kept = sorted((t for t in texts if len(t) > 1), key=len, reverse=True)
     for i, text in enumerate(kept):
         reply = reply.replace(text, f"\ue100{i}\ue101")
+    second = "Б" if CYRILLIC_B.search(reply) else "В"
+    cyrillic = {"А": second, second: "А"}
     reply = STANDALONE_AB.sub(lambda m: SWAP[m[0]], reply)
+    reply = re.sub(rf"(?<![^\W_])[А{second}](?![^\W_])", lambda m: cyrillic[m[0]], reply)
     for i, text in enumerate(kept):
         reply = reply.replace(f"\ue100{i}\ue101", text)
     return reply

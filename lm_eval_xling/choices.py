@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import accumulate
@@ -64,10 +64,12 @@ _NEGATORS = (
     "nicht", "kein", "n't",
 )  # fmt: skip
 _NOT_NEGATED = (
-    "".join(rf"(?<!(?i:\b{re.escape(w)}) )(?<!(?i:\b{re.escape(w)}))" for w in _NEGATORS) + "(?<!不是)(?<!而非)"
+    "".join(rf"(?<!(?i:\b{re.escape(w)}) )(?<!(?i:\b{re.escape(w)}))" for w in _NEGATORS)
+    + "(?<!不是)(?<!而非)"
+    + "".join(f"(?<!{mark})(?<!{mark} )" for mark in "❌✗✖×")
 )
 _NEGATED_AFTER = (
-    r"\s*[)\]\"']?\s*(?:(?:is|are|was|seems|does|do|did|would\s+be|appears\s+to\s+be|remains|ni|sio|ist)\s+)?"
+    r"[ \t]*[)\]\"']?[ \t]*(?:(?:is|are|was|seems|does|do|did|would\s+be|appears\s+to\s+be|remains|ni|sio|ist)\s+)?"
     r"(?:not\b|never\b|n't\b|isn't\b|doesn't\b|wasn't\b|cannot\b|can't\b|incorrect|wrong|unlikely|less\b|false\b"
     r"|implausible|illogical|inconsistent|irrelevant|unrelated|fails|disrupts|breaks|lacks|haifai|si\b|sio\b"
     r"|siyo\b|ba\b|falsch|nicht\b|不|错|✗|❌|×)"
@@ -97,6 +99,7 @@ _STRONG_CUES = (
     r"|opt\s+for|vote\s+for|settle\s+on|answer|stick\s+with|stay\s+with|change\s+(?:my\s+answer\s+)?to|switch\s+to)\b",
     r"\bit(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+has\s+to\s+be)\s+(?:clearly\s+|definitely\s+)?(?=\W*" + _M + ")",
     r"\\boxed\{(?:\\text(?:bf)?\{)?",
+    r"(?:✓|✔|✅|☑)\ufe0f?(?![ \t]*$)",  # "✅ A" (not a mark ending a table's row: the next row is not its option)
     r"\bjibu\b(?:\s+\w+){0,3}?\s*(?:\bni\b|:)",
     r"\b(?:nachagua|nimechagua|ninachagua|chaguo\s+langu\s+ni)\b",
     r"\bamsa\w*(?:\s+\w+){0,3}?\s*(?:\bita\s+ce\b|\bshi\s+ne\b|\bce\b|\bne\b|:)",
@@ -113,7 +116,7 @@ _WEAK_CUES = (
     r"\bI\s+(?:would\s+|'d\s+)?(?:believe|think|say|conclude|prefer|guess|suppose)\b(?:\s+(?:that|it's|it\s+is))?",
     r"\bich\s+(?:würde\s+sagen|denke|glaube|meine)\b|我(?:认为|觉得|的答案是)",
 )
-_PHRASE_END = r"(?=\s*[)\]}\"']?\s*(?:[.!,;:)]|$|\n|\s-|\s—|\s\())"
+_PHRASE_END = r"(?=\s*[)\]}\"']?\s*(?:[.!,;:)،؛，、。！]|$|\n|\s-|\s—|\s\())"
 _QUALITY = (
     r"(?:(?:the|a|an)\s+)?(?:(?:most|more|much|far|clearly|definitely|obviously|the|best|better|correct|right"
     r"|logical|natural|only)\s+){0,3}"
@@ -158,13 +161,14 @@ _FORCED_CHOICE = re.compile(
 )
 _LIST_ITEM = re.compile(r"[ \t]*\(?(?:\d{1,2}|[A-Za-z])[.)][ \t]+")  # "1. ", "B) ", "(a) "
 # (full stops, commas and question marks of the tasks' scripts: Ethiopic, Arabic, Devanagari, Burmese, Khmer, CJK)
-_CLAUSE_MARKS = ".!?;,:。！？，；：、።፣፤፧؟،؛۔।॥။၊។៕"
-_CLAUSE_START = re.compile(rf"[{_CLAUSE_MARKS}\n]")
-_SENTENCE_START = re.compile(r"[.!?;\n。！？።፧؟۔।॥။។៕]")
+_CLAUSE_MARKS = ".!?;,:。！？，；：、።፣፤፧؟،؛۔।॥။၊។៕—։՝"
+_CLAUSE_START = re.compile(rf"(?!(?<=\d)[.,]\d)[{_CLAUSE_MARKS}\n]")  # (not a decimal point: "1.5")
+_SENTENCE_START = re.compile(r"(?!(?<=\d)\.\d)[.!?;\n。！？።፧؟۔।॥။។៕։]")
 
 
 @dataclass(frozen=True)
 class _Patterns:
+    lettered: bool  # some option is named by a letter
     mentions: tuple[tuple[re.Pattern[str], str], ...]
     strong: re.Pattern[str]
     weak: re.Pattern[str]
@@ -178,6 +182,9 @@ class _Patterns:
     restated: re.Pattern[str]  # a last line that only restates an option ("**C) Yalnız III**", "Jibu: <B's text>")
     far: re.Pattern[str]  # an answer noun a few words before a mention that ends its phrase ("Jibu sahihi ni A.")
     hedged: re.Pattern[str]  # a hedge that still commits ("probably B", "Watakila A,")
+    joined: re.Pattern[str]  # a joint ending a text ("Madrid, or ")
+    answer: re.Pattern[str]  # every language's nouns for "answer"
+    correct: re.Pattern[str]  # every language's words for "correct"
     negation: re.Pattern[str]  # the language's negators ("not", "değil", "emas", "不是")
     wrong: re.Pattern[str]  # the language's words that reject an option ("incorrect", "yanlış", "noto'g'ri")
     conditional: re.Pattern[str]
@@ -186,17 +193,20 @@ class _Patterns:
 
 def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
     """How a reply names the option lettered `c` (an ASCII capital)."""
-    low = c.lower()
+    low, own_text = c.lower(), chr(ord(mark) - _BASE + _TEXT)
     return [
-        (rf"(?<=[(\[{{\"'])[{c}{low}](?=[)\]}}\"'])", mark),  # (A) "b" [a]
+        (rf"(?<=[(\[\"'])[{c}{low}](?=[)\]\"'])", mark),  # (A) "b" [a]; not LaTeX's "{a}"
         (rf"(?i:\b(?P<n>{_NAMER}))[ \t]+\(?[{c}{low}](?!{_LETTERISH})", rf"\g<n> {mark}"),
         # "B", "B'dir", "Bです", "C-dir"; not "A's", "A-level" nor the abbreviation in "E. coli"
-        # (a suffix after a hyphen: "C-dir", "B-ге"; not "A-level")
+        # (a suffix after a hyphen: "C-dir", "B-ге"; not "A-level"), nor an article before another option's text
+        # ("A palindrome": the text of B)
         (
             rf"(?<!{_LETTERISH})(?<!['’-]){c}(?!{_LETTERISH})(?!['’][sS]\b)(?!-(?![^\W\d_]{{1,4}}(?![^\W\d_]))\w)"
-            r"(?!\.[ \t]?[a-z])",
+            rf"(?!\.[ \t]?[a-z])(?![ \t]+(?!{own_text})[\ue080-\ue0ff])",
             mark,
         ),
+        # after a copula or class prefix and a hyphen ("ngu-C", "yi-B")
+        (rf"(?<![^\W\d_])(?P<p>[a-z]{{2,3}})-{c}(?!{_LETTERISH})(?!['’-])", rf"\g<p>-{mark}"),
         (rf"(?:{_COPULAS})[ \t]*{low}(?={_PHRASE_END})", " " + mark),
         (rf"^[ \t\"'(\[{{]*{low}(?=[ \t\"')\]}}.!]*$)", mark),  # a line that is only "b"
         (rf"(?<!{_LETTERISH}){low}(?!{_LETTERISH})(?=(?i:{'|'.join(_PREDICATES)}))", mark),
@@ -248,39 +258,49 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
             # "ikinci variant", "variant ikkinchi", "второй вариант" in any language's words
             position, option = choice_words.ordinal(i), choice_words.pattern("option")
             mentions.append((rf"{position}[ \t]+{option}|{option}[ \t]+{position}", mark))
+            if i == len(names) - 1:
+                mentions.append((r"(?i:\bthe last (?:one|option|choice|alternative|sentence)\b)", mark))
         else:
             mentions.append(_word_mention(name, mark))
     # the options a statement names ("A or B", "A yoki B", "A 或 B": one statement about both)
-    joints = (*_JOINTS, *(f" {w} " for w in choice_words.entries("joint", language) if not w.endswith("*")))
+    words_joining = (
+        *(j for j in _JOINTS if j.startswith(" ") and j.strip().isalpha()),
+        *(f" {w} " for w in choice_words.entries("joint", language) if not w.endswith("*")),
+    )
+    joints = (*_JOINTS, *words_joining, *("," + w for w in words_joining))  # "A or B", "A, or B", "A, ir B"
     joint = "(?:" + "|".join(re.escape(j) for j in sorted(set(joints), key=len, reverse=True)) + ")"
     chain_start = "".join(rf"(?<!{_M}{re.escape(j)})" for j in sorted(set(joints)))
     group = rf"(?={_M}){_NOT_NEGATED}{chain_start}(?P<g>{_M}(?:{joint}{_M})*+)(?!{_NEGATED_AFTER})"
     words = {kind: choice_words.pattern(kind, language) for kind in choice_words.KINDS}
-    namer = rf"(?:{_NAMER}|{words['option']})"
+    namer = rf"(?i:{_NAMER}|{words['option']})"
     named = rf"(?i:(?:the\s+)?{namer}\s+)?"
     # an option praised in any language's words ("B to'g'ri", "A дұрыс", "B variantı doğrudur", "Bが正しい"), or
     # called the answer ("A variantidagi ifoda eng to'g'ri javobdir", "B is my final answer")
     praise = (
-        rf"(?:[ \t]*[)\].:\-–—]?(?:[ \t]*{_WORD})?[ \t]*{words['correct']}"
+        rf"(?:[ \t]*[)\].:\-–—]?(?:[ \t]*{_WORD}){{0,2}}?[ \t]*{words['correct']}(?:[ \t]+{_WORD})?"
         rf"|(?:[ \t]+{_WORD}){{0,4}}?[ \t]+{words['answer']})(?={_PHRASE_END})"
     )
     predicates = "|".join(_PREDICATES)
     gap = r"[ \t\"'(\[{*:\-–—=>]*+(?:\n[ \t\"'(\[{*:\-–—=>]*+)?"  # at most into the next line
     lines = re.MULTILINE  # the patterns read a whole reading: "^" and "$" are a line's ends
     return _Patterns(
+        lettered=any(_is_letter(name) for option in names for name in option),
         mentions=tuple((re.compile(pattern, lines), mark) for pattern, mark in mentions),
         strong=re.compile(
-            rf"(?:(?i:{'|'.join(_STRONG_CUES)})|{words['answer']}{_UNSPACED_CHAR}{{0,4}}?[ \t]*(?:[:=\-–—→]|->)?)"
+            rf"(?:(?i:{'|'.join(_STRONG_CUES)})|{words['answer']}{_UNSPACED_CHAR}{{0,4}}?[ \t]*(?:[:=\-–—→՝]|->)?)"
             rf"{gap}{named}{group}",
             lines,
         ),
         # a hedge that still commits: "probably B", "Watakila A, domin ...", "Tarii B ta'uu mala", "可能是B"
         hedged=re.compile(
-            rf"{words['hedge']}{gap}{named}{group}(?=(?:[ \t]+{_WORD}){{0,2}}[ \t]*[,，、.!;]|{_PHRASE_END})", lines
+            rf"{words['hedge']}{_UNSPACED_CHAR}{{0,6}}?,?(?:[ \t]+(?!{words['negation']}){_WORD}){{0,3}}?"
+            rf"{gap}{named}{group}"
+            rf"(?=(?:[ \t]+{_WORD}){{0,2}}[ \t]*[,，、.!;]|{_PHRASE_END})",
+            lines,
         ),
         far=re.compile(
-            rf"{words['answer']}(?:[ \t]+(?!{words['negation']}){_WORD}){{1,2}}?[ \t]*[:=\-–—→]?[ \t]*{named}{group}"
-            rf"(?=[ \t)\]}}\"'*]*(?:['’-]?{_WORD}|[ \t]+{_WORD})?[ \t\"')\]}}*]*(?:[.!,;:)(。！।॥။።۔]|$))",
+            rf"{words['answer']}(?:[ \t]+(?!{words['negation']}){_WORD}){{1,3}}?[ \t]*[:=\-–—→]?[ \t]*{named}{group}"
+            rf"(?=[ \t)\]}}\"'*]*(?:['’-]?{_WORD}|[ \t]+{_WORD})?[ \t\"')\]}}*]*(?:[.!,;:)(。！।॥။።۔،؛，、–—]|$))",
             lines,
         ),
         weak=re.compile(
@@ -291,11 +311,11 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
         praised_in_words=re.compile(rf"(?={_M}(?![ \t]*$)){group}{praise}", lines),
         # a line, or a line's last sentence, that is only a mention by letter or position
         lone=re.compile(
-            rf"(?:^|[ \t][–—-][ \t])[ \t\"'(\[{{]*+(?P<n>(?i:{_NAMER})[ \t]*[:\-]?[ \t]*)?(?P<g>{_L})"
+            rf"(?:^|[ \t][–—-][ \t])[ \t\"'(\[{{]*+(?P<n>{namer}[ \t]*[:\-]?[ \t]*[(\[]?)?(?P<g>{_L})"
             r"[ \t\"')\]}]*+(?:[.!]+(?=\s)|[.!。]*$)"
             # a sentence of its own inside a line ("A is not right. B. The trader returns."), unless the line labels
             # several options so ("... in children. C. <a name> is ... D. <a name> is ...": reasons, one per option)
-            rf"|(?<=[.!?;。])[ \t]*[ \t\"'(\[{{]*+(?P<m>(?i:{_NAMER})[ \t]*[:\-]?[ \t]*)?(?P<k>{_L})"
+            rf"|(?<=[.!?;。])[ \t]*[ \t\"'(\[{{]*+(?P<m>{namer}[ \t]*[:\-]?[ \t]*[(\[]?)?(?P<k>{_L})"
             r"[ \t\"')\]}]*+(?:[.!]+(?=\s)|[.!。]*$)"
             # "→ B", "...: nein." ending a line
             rf"|(?:→|->|=>|:)[ \t]*[\"'(\[{{]*(?P<h>{_L})[\"')\]}}]*[ \t]*[.!。]*$",
@@ -303,22 +323,26 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
         ),
         # a line that opens with an option's label ("B.", "A: ...", "Option B:", "(a) ...")
         label=re.compile(
-            rf"^[\s\"'(\[{{]*(?P<n>(?i:{_NAMER})\s*)?(?P<g>{_L}(?:{joint}{_L})*+)(?:[\"')\]}}]|\s*(?:[.:,\-–—。，：]|$)|\s+\()"
+            rf"^[\s\"'(\[{{]*(?P<n>(?i:{_NAMER})\s*)?(?P<g>{_L}(?:{joint}{_L})*+)(?:[\"')\]}}]|\s*(?:[.:,\-–—。，：۔።।]|$)|\s+\()"
         ),
         field=re.compile(rf"^[^:\n]{{0,40}}:\s*[\"'(\[]*(?P<g>{_M}(?:{joint}{_M})*+)[\"')\]]*\s*[.!]?$"),
         labelled=re.compile(
             rf"^(?P<label>[^\n:：\ue000-\ue0ff\d]{{1,40}}?)[ \t]*[:：][ \t]*[\"'(\[{{]*{group}"
-            rf"(?P<rest>[ \t]*(?:[)\].:,(\-–—][^\n]*)?)$",
+            rf"(?P<rest>[ \t]*(?:[)\].:,(\-–—][^\n]*)?|(?P<clause>[ \t]+[^\n]*))$",
             lines,
         ),
         final=re.compile(
-            rf"{group}[ \t)\]}}\"'*:]*+(?:(?:['’-][^\W\d_]{{1,12}}|{_WORD})[ \t\"')\]}}*]*+)?"
-            r"[.!。！।॥။။።۔]++[ \t]*+\Z"
+            rf"{group}(?:['’-][^\W\d_]{{1,12}})?[ \t)\]}}\"'*:]*+(?:{_WORD}[ \t\"')\]}}*]*+)?"
+            rf"(?:[–—][ \t]*+(?P<own>[\ue080-\ue0ff])[ \t]*+(?:\([^()\n]{{0,60}}\)[ \t]*+)?)?"
+            r"(?:[.!。！।॥။။።۔։]++[ \t]*+\Z|(?P<bare>\Z))"
         ),
         restated=re.compile(
             rf"\A[ \t\"'(\[{{*]*+(?P<label>[^\n:：\ue000-\ue0ff \t\"'(\[{{*][^\n:：\ue000-\ue0ff]{{0,39}}[:：][ \t]*+)?"
             rf"[\"'(\[{{*]*+(?P<g>{_M})[ \t\"')\]}}*.:]*+(?:\([^\n]*\))?[ \t.!。]*+\Z"
         ),
+        joined=re.compile(rf"(?:{joint})[ \t]*\Z"),
+        answer=re.compile(words["answer"]),
+        correct=re.compile(words["correct"]),
         negation=re.compile(words["negation"]),
         wrong=re.compile(words["wrong"]),
         conditional=re.compile(words["conditional"]),
@@ -349,24 +373,128 @@ _CAPS = re.compile(r"^(?=[^\n]*?[A-Z]{2})([ \t\"'(\[{]*[A-Z][.):][ \t]+)?([^a-z\
 _SAME_TWICE = re.compile(rf"({_M})[ \t,:(\"'\-–—)]*({_M})")
 
 
+# Option letters written in another script, standing alone (not a name's initial: "А. Байтұрсынов"): a look-alike
+# of a Latin capital (Cyrillic "В", Greek "Β", an emoji "🅱") or its transliteration (Cyrillic "Б", "Д"), or a
+# script's own letters in their order (Greek "Γ" "Δ", Arabic "أ ب ج د" with Persian and Urdu's "الف", Hebrew
+# "א ב ג ד", Devanagari "क ख ग घ", Thai "ก ข ค ง", Ethiopic "ሀ ለ ሐ መ", Burmese "က ခ ဂ ဃ", the other Indic and
+# Southeast Asian scripts, Georgian, Armenian). Cyrillic "В" is B, though third in its alphabet, and "Г" is no
+# option: models that
+# answer Latin letters in Cyrillic write "Б)" and "Д)" for B and D (real4's Kazakh and Tatar replies).
+_OTHER_LETTERS = {
+    **{chr(0x1F170 + i): chr(0x41 + i) for i in range(26)},  # 🅰 🅱 ...
+    **dict(zip("АБВСДЕΑΒΓΔΕ", "ABBCDEABCDE", strict=True)),
+    **{
+        letter: chr(0x41 + i)
+        for alphabet in (
+            "أبجده",
+            "אבגדה",
+            "कखगघङ",
+            "কখগঘঙ",
+            "აბგდე",
+            "ԱԲԳԴԵ",
+            "กขคงจ",
+            "ກຂຄງຈ",
+            "કખગઘઙ",
+            "ੳਅੲਸਹ",
+            "କଖଗଘଙ",
+            "កខគឃង",
+            "ကခဂဃင",
+            "ሀለሐመሠ",
+            "அஆஇஈஉ",
+            "అఆఇఈఉ",
+            "ಅಆಇಈಉ",
+            "അആഇഈഉ",
+        )
+        for i, letter in enumerate(alphabet)
+    },
+    "ا": "A",
+}
+_OTHER_LETTER = re.compile(
+    rf"(?<![^\s(\[{{\"'*:：\-–—])(?:الف|[{''.join(_OTHER_LETTERS)}]\ufe0f?)(?=[\s.,;:!?)\]}}\"'*।॥؟،。：۔።၊။។]|$)"
+)
+
+
+_NO_MARKS = dict.fromkeys(range(0xE000, 0xE100), "\ufffd")
+
+
+def _latin_letter(text: str, letter: re.Match[str]) -> str:
+    """The Latin letter for another script's, unless it is a name's initial ("А. Байтұрсынов")."""
+    if (
+        re.match(r"\.[ \t]*(?=\w)(?!\d)", text[letter.end() : letter.end() + 3])
+        and text[letter.end() : letter.end() + 8].lstrip(". \t")[:1].isupper()
+    ):
+        return letter[0]
+    return "A" if letter[0] == "الف" else _OTHER_LETTERS[letter[0][0]]
+
+
 def _mark(text: str, patterns: _Patterns, texts: Sequence[str]) -> str:
     """The text with every option mention replaced by its mark (its lines kept)."""
-    text = _CAPS.sub(lambda m: m[0] if m[1] else m[0].lower(), text)  # its letters read as in any line
-    text = _mark_texts(text, texts)
+    text = text.translate(_NO_MARKS)  # the reply's own private-use characters are no marks
+    text = _CAPS.sub(lambda m: m[0] if m[1] or m[0] != m[0].upper() else m[0].lower(), text)  # read as any line
+    text = _mark_texts(text, texts)  # (before other scripts' letters: "D) Б гына дөрес" quotes D's text)
+    if patterns.lettered:
+        text = _OTHER_LETTER.sub(partial(_latin_letter, text), text)
     for pattern, mark in patterns.mentions:
         text = pattern.sub(mark, text)
+    return _mark_short_texts(text, texts)
+
+
+def _mark_short_texts(text: str, texts: Sequence[str]) -> str:
+    """An option's text too short to be marked anywhere ("1945", "Tallinn", "True") is marked where it can only be
+    the option: after its own letter ("B – Tallinn", "C: Brasília", "A (Glomma)"), before it in brackets ("1945
+    (A)"), boxed ("\\boxed{5}"), ending the reply ("So the prime number is 29.") or opening it as a sentence of its
+    own ("False. This is a popular myth ...")."""
+    lowered = text.casefold()
+    for i, option in enumerate(texts):
+        folded = _fold(option) if isinstance(option, str) else ""
+        if not folded or chr(_TEXT + i) in text or folded not in lowered:
+            continue
+        letter, mark = re.escape(chr(_BASE + i)), chr(_TEXT + i)
+        word = rf"(?<![^\W_])(?i:{re.escape(folded)})(?![^\W_])"
+        text = re.sub(
+            rf"(?P<before>{letter}[ \t]*(?:[)\].:：,՝–—]|[ \t]-)?[ \t]*[(\[]?){word}"
+            rf"|{word}(?=[ \t]?[(\[]{letter}[)\]])|(?<=\\boxed\{{){word}(?=\}})"
+            rf"|(?<=[ \t:=]){word}(?=[ \t]*[.!。！।॥။።۔։]?[ \t]*\Z)|\A{word}(?=[ \t]*(?:[.:]|[–—][ \t]))",
+            partial(_before_and, mark),
+            text,
+        )
     return text
 
 
-def _merge(text: str) -> str:
+def _before_and(mark: str, match: re.Match[str]) -> str:
+    return (match["before"] or "") + mark
+
+
+# a reply's first sentence that is one option's text, maybe after an article ("False. ...", "A palindrome — ...")
+_OPENER = re.compile(r"[ \t\"'(\[{*]*(?:[^\W\d_]{1,3}[ \t]+)?([\ue080-\ue0ff])[ \t\"')\]}*]*(?:[.!]|[–—:][ \t])")
+
+
+def _merge(text: str) -> tuple[str, list[int]]:
     """One option named twice in a row ("Option B ("<its text>")") is one mention, by its first mark; a label's
-    colon stays ("Option A: <its text>. ..." still labels a discussion)."""
-    return _SAME_TWICE.sub(lambda m: m[0] if _index(m[1]) != _index(m[2]) else m[1] + ":" * (":" in m[0]), text)
+    colon stays ("Option A: <its text>. ..." still labels a discussion). Also where, in the merged text, a letter
+    was followed by its option's own text ("D) <D's text>": the option cited in full)."""
+    cited, shrunk = [], 0
+
+    def merged(m: re.Match[str]) -> str:
+        nonlocal shrunk
+        if _index(m[1]) != _index(m[2]):
+            return m[0]
+        if ord(m[1]) < _TEXT <= ord(m[2]) and re.search(r"[.:)\]–—]", m[0]):
+            cited.append(m.start() - shrunk)
+        opens_line = not text[text.rfind("\n", 0, m.start()) + 1 : m.start()].strip(" \t\"'([{*")
+        sep = re.search(r"[):.\]]", m[0]) if opens_line else None  # "B) <its text>" opening a line stays a label
+        out = m[1] + (sep[0] if sep else ":" * (":" in m[0]))
+        shrunk += len(m[0]) - len(out)
+        return out
+
+    return _SAME_TWICE.sub(merged, text), cited
 
 
 def _labels(line: str, label: re.Match[str]) -> bool:
-    """Whether a line that opens with an option goes on with something: it labels what follows."""
-    return bool(line[label.end() :].strip(" .:!"))
+    """Whether a line that opens with an option goes on with something, if only an ellipsis ("c) ..."): it labels
+    what follows."""
+    rest = line[label.end() :].strip(" :!")
+    return bool(rest.strip(".")) or rest.startswith("..")
 
 
 def _index(mark: str) -> int:
@@ -454,13 +582,53 @@ def _inline_labels(line: str) -> set[int]:
     return {_index(m[1]) for m in _INLINE_LABEL.finditer(line)}
 
 
-def _new_question(patterns: _Patterns, lines: list[str]) -> int | None:
-    """The first line that asks a new question with options of its own (a line ending in "?" followed by lines
-    labelled with different options): what comes from it on answers another question."""
-    for i, line in enumerate(lines[:-2]):
-        if line.rstrip(" *").endswith(("?", "？")) and _opens_list(patterns, lines, i + 1):
-            return i
-    return None
+_ASKED = re.compile(rf"^(?P<label>[^\n:：?？\d{_M[1:-1]}]{{1,40}})[:：][^\n?？{_M[1:-1]}]*[?？]")
+
+
+_LABEL_START = re.compile(r"(?:^|(?<=[.!?。]))[ \t]*(?=[^\W\d_]{1,20}[:：])")  # "...javob A.Savol: ..."
+
+
+def _new_questions(patterns: _Patterns, lines: list[str], starts: list[int], texts: Sequence[str]) -> Iterator[int]:
+    """Where the reply asks a question (its own, when it comes after an answer): a line ending in "?" followed by
+    lines labelled with different options (from the label that opens its sentence: "... javob A.Savol: ...?"); a
+    line followed by such lines that quote none of the task's options ("Суаль: ...\nA) 16\nB) 18"); a labelled line
+    that asks without naming an option ("Follow-up question: ...?", "追问：...？"; "Does A fit?" checks an answer).
+    What comes from there on answers another question."""
+    folded = [_fold(t) for t in texts]
+    for i, line in enumerate(lines):
+        if _opens_list(patterns, lines, i + 1) and (
+            line.rstrip(" *").endswith(("?", "？")) or folded and _new_options(patterns, lines[i + 1 : i + 11], folded)
+        ):
+            label = _LABEL_START.search(line)
+            yield starts[i] + (label.end() if label else 0)
+        elif (
+            (asked := _ASKED.match(line))
+            and len(asked["label"].split()) <= 3
+            and not re.search(patterns.answer, asked["label"])
+        ):
+            yield starts[i]
+
+
+def _new_options(patterns: _Patterns, lines: list[str], folded: list[str]) -> bool:
+    """Whether the labelled lines opening `lines` (a few) are a new question's options: short, none quoting the task's
+    option of its label ("B) <B's text>"), none judging ("A. - This is wrong": a reason per option)."""
+    items = 0
+    for line in lines:
+        if not (label := patterns.label.match(line)) or len(options := _options(label["g"])) != 1:
+            break
+        (index,) = options
+        rest = line[label.end() :].strip(" .:)")
+        if (
+            len(rest.split()) > 8
+            or chr(_TEXT + index) in rest[:2]
+            or index < len(folded)
+            and folded[index]
+            and _fold(rest).startswith(folded[index])
+            or any(p.search(rest) for p in (patterns.negation, patterns.wrong, patterns.correct))
+        ):
+            return False
+        items += 1
+    return items > 1
 
 
 def commitments(
@@ -474,7 +642,7 @@ def commitments(
     patterns = _compile(names, language)
     kinds = [line.kind for line in reading.lines]
     raw = _mark(reading.text, patterns, texts)
-    text = _merge(raw)
+    text, cited = _merge(raw)
     raw_lines, lines = raw.split("\n"), text.split("\n")
     starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
     labelled_lines = [
@@ -515,9 +683,18 @@ def commitments(
 
     for pattern in (patterns.strong, patterns.weak, patterns.far, patterns.hedged):
         for m in pattern.finditer(text):
-            (rejections if rejecting(m.start()) else found).append((*read(m), partial(cued, m)))
-    found += [(*read(m), partial(_holds_as_verdict, patterns, text, m)) for m in patterns.praised.finditer(text)]
-    found += [(*read(m), partial(praised_in_words, m)) for m in patterns.praised_in_words.finditer(text)]
+            if pattern is patterns.hedged and patterns.joined.search(text, max(0, m.start() - 12), m.start()):
+                continue  # "Madrid, or maybe Barcelona": one more option offered, not chosen
+            # (a word that rejects before the cue, or in it: "Respuesta incorrecta: A")
+            rejected = rejecting(m.start()) or bisect_right(wrong_ends, m.start("g")) > bisect_right(
+                wrong_ends, m.start()
+            )
+            (rejections if rejected else found).append((*read(m), partial(cued, m)))
+    verdicts = [(*read(m), partial(_holds_as_verdict, patterns, text, m)) for m in patterns.praised.finditer(text)]
+    verdicts += [(*read(m), partial(praised_in_words, m)) for m in patterns.praised_in_words.finditer(text)]
+    found += verdicts
+    # verdicts that open their lines ("B is correct, as ...", "C is correct, as ..."): one per option judged
+    opening_verdicts = [v for v in verdicts if not text[starts[line_of(v[0])] : v[0]].strip(" \t\"'([{*")]
     named_lone: list[tuple[int, frozenset]] = []  # "Option A" alone on a line: a verdict, or an enumeration's label
     listed: list[tuple[int, frozenset]] = []  # an option alone after a list marker ("- yes", "B. no"): the same
     plain: list[tuple[int, frozenset]] = []
@@ -527,7 +704,7 @@ def commitments(
         if group == "k" and len(_inline_labels(lines[index])) > 1:
             continue
         item = _LIST_ITEM.match(lines[index])  # a marker the reading kept (a letter: it may name an option)
-        if kinds[index] == "item" or (item and m.start(group) >= starts[index] + item.end()):
+        if group != "h" and (kinds[index] == "item" or (item and m.start(group) >= starts[index] + item.end())):
             listed.append(read(m, group))
             continue
         at_start = m.start(group) == starts[index] + len(lines[index]) - len(lines[index].lstrip(" \"'([{"))
@@ -551,6 +728,7 @@ def commitments(
     plain += labelled
     rejections += [(*f, None) for f in rejected_labels]
     plain += _closing(patterns, text, lines, raw_lines, kinds, starts, enumeration, labelled_lines)
+    found += [(at, _options(text[at]), partial(_cited, patterns, text, at, starts[line_of(at)])) for at in cited]
     if len(frozenset().union(*(g for _, g in named_lone))) <= 1:
         plain += named_lone
     listing = set()  # list items that enumerate the options ("- yes" / "- no"): no mention on them commits
@@ -577,6 +755,8 @@ def commitments(
     alone = [re.fullmatch(rf"[\s\"'(\[{{*]*({_M})[\s\"')\]}}.!*]*", line) for line in lines[:2]]
     if alone[0] and (len(alone) == 1 or not alone[1]):
         plain.append((0, _options(alone[0][1])))  # a reply that opens with one option's text alone (not an echo)
+    elif (opener := _OPENER.match(lines[0])) and not any(_OPENER.match(line) for line in lines[1:]):
+        plain.append((opener.start(1), _options(opener[1])))  # "False. This is a myth ...", "A <B's text> — ..."
     found += [(*f, None) for f in plain]
 
     def holds(commitment: tuple) -> bool:
@@ -585,22 +765,47 @@ def commitments(
             return False
         return len(options) != 1 or not _negated(patterns, text, at, at + 1)
 
-    question = _new_question(patterns, raw_lines)
     for candidates in (found, rejections):  # a rejection is the answer when nothing else is ("The wrong one is C")
         found = sorted(candidates, key=lambda f: f[0])
-        if found and question is not None:
-            first = next((f for f in found if holds(f)), None)
-            if first and first[0] < starts[question]:  # the answer to the question asked, not to one it invented
-                found = [f for f in found if f[0] < starts[question]]
+        first = next((f for f in found if holds(f)), None)
+        # the answer to the question asked, not to one the reply invents after it (a restated question comes first)
+        question = first and next((q for q in _new_questions(patterns, raw_lines, starts, texts) if q > first[0]), None)
+        if question is not None:
+            found = [f for f in found if f[0] < question]
         while found and not holds(found[-1]):
             found.pop()
         if found:
             break
     ends = [*abstention_ends(text), *(m.end() for m in patterns.doubt.finditer(text))]
     result = [(at, options) for at, options, _ in found]
+    if found and found[-1] in opening_verdicts:  # several options judged correct, one per line: no single answer
+        judged = frozenset().union(*(v[1] for v in opening_verdicts if holds(v)))
+        if len(judged) > 1:
+            result.append((found[-1][0], judged))
     if result and any(end > result[-1][0] for end in ends):
         result.append((len(text), frozenset()))
     return result
+
+
+def _cited(patterns: _Patterns, text: str, at: int, line_start: int) -> bool:
+    """Whether an option cited in full ("D) <D's text>") inside a sentence states the answer ("Transantarktida
+    tog'lari **D) And** tog'ining davomi hisoblanadi."): not as the label a line opens with (an enumeration's), the
+    only option in its sentence, which neither negates, rejects, asks, supposes nor sets a condition."""
+    line = text[line_start : text.find("\n", at) % (len(text) + 1)]
+    if (label := patterns.label.match(line)) and line_start + label.start("g") == at:
+        return False
+    start = _opening(_SENTENCE_START, text, at)
+    end = m.start() if (m := _SENTENCE_START.search(text, at + 1, at + 400)) else min(len(text), at + 400)
+    sentence = text[start:end]
+    return (
+        _options(re.sub(rf"[^{_M[1:-1]}]", "", sentence)) == _options(text[at])
+        and "?" not in text[end : end + 1]
+        and not patterns.negation.search(sentence)
+        and not patterns.wrong.search(sentence)
+        and _MODAL.search(sentence) is None
+        and not _conditional(patterns, text, start, at)
+        and not _supposed(patterns, text, at)
+    )
 
 
 def _labelled(
@@ -608,7 +813,9 @@ def _labelled(
 ) -> tuple[list[tuple[int, frozenset]], list[tuple[int, frozenset]]]:
     """Lines "<label>: B" whose label names no option, holds no digit (a step, a question's number) nor a negator,
     and is not given to different options on several lines (an enumeration); the rest of the line may go on with
-    the option's text or a reason, but not reject it. Those whose label rejects ("Incorrect option: B") apart."""
+    the option's text or a reason, but not reject it; on the last line, also a short statement about the option
+    alone ("Konklusjon: B er den mest naturlige fortsettelsen."). Those whose label rejects ("Incorrect option: B")
+    apart."""
     hits = [
         (i, m)
         for i, line in enumerate(lines)
@@ -618,6 +825,7 @@ def _labelled(
         and not patterns.negation.search(m["label"])
         and not patterns.negation.search(m["rest"])
         and not patterns.wrong.search(m["rest"])
+        and (not m["clause"] or i == len(lines) - 1 and _statement(patterns, m["clause"]))
     ]
     given: dict[str, set] = {}
     for _, m in hits:
@@ -628,6 +836,18 @@ def _labelled(
             found = (starts[i] + m.start("g"), _options(m["g"]))
             (rejected if patterns.wrong.search(m["label"]) else plain).append(found)
     return plain, rejected
+
+
+def _statement(patterns: _Patterns, clause: str) -> bool:
+    """Whether the words after a labelled option state something of it alone: one finished statement of at most eight
+    words, naming no other option, neither asked, supposed nor modal."""
+    return (
+        len(clause.split()) <= 8
+        and re.search(rf"{_M}|[?？]", clause) is None
+        and re.search(r"[.!。！।॥။።۔]\W*\Z", clause[-20:]) is not None
+        and _MODAL.search(clause) is None
+        and not _conditional(patterns, clause, 0, len(clause))
+    )
 
 
 def _closing(
@@ -662,21 +882,28 @@ def _closing(
         m["label"] and (patterns.negation.search(m["label"]) or patterns.wrong.search(m["label"]))
     ):
         found.append((starts[index] + m.start("g"), _options(m["g"])))
-    if m := patterns.final.search(line):
+    m = patterns.final.search(line)
+    if (
+        m
+        and (m["bare"] is None or index == 0 and len(line.split()) <= 4)
+        and (m["own"] is None or _options(m["own"]) == _options(m["g"]))
+    ):
         at = starts[index] + m.start("g")
         start = _opening(_SENTENCE_START, text, at)
         sentence = text[start:at]
+        forced = _FORCED_CHOICE.search(sentence)
+        clause = text[_opening(_CLAUSE_START, text, at) : at]
         if (
-            len(sentence.split()) <= 12
+            len(sentence[forced.start() if forced else 0 :].split()) <= 12
             and "?" not in sentence
+            and not patterns.negation.search(clause)
             # no other option in its clause (by text: in its sentence, "A: <B's text>." commits to nothing)
             and not re.search(
                 _M, text[_opening(_CLAUSE_START if ord(m["g"][0]) < _TEXT else _SENTENCE_START, text, at) : at]
             )
             and (
-                not _conditional(patterns, text, start, at)
-                or _FORCED_CHOICE.search(sentence) is not None  # "Neither is perfect, but if I had to choose, B."
-            )
+                not _conditional(patterns, text, start, at) or forced
+            )  # "Neither is perfect, but if I had to choose, B."
         ):
             found.append((at, _options(m["g"])))
     return found

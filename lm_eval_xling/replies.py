@@ -30,6 +30,8 @@ _INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\r": ""})
 _FIELD = "\ue200"  # opens a line of structured output (a JSON value, an XML-like tag)
 _VALUES = "\ue201"  # opens each value of a JSON list on its field line
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
+# HTML's inline formatting is no field: "N<sub>A</sub>" is one word, "<b>B</b>" a bold B
+_INLINE_TAG = re.compile(r"</?(?i:sub|sup|b|i|em|strong|u|small|mark|span|code)>")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣]|\d{1,3}[.)])[ \t]+")
@@ -37,6 +39,7 @@ _QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 _TABLE_RULE = re.compile(r"^[ \t|:\-]*-{3}[ \t|:\-]*$")
 # Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
 _EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~|\\(?=[()\[\]*_#.])")
+_STRUCK = re.compile(r"~~[^~\n]{1,500}?~~")
 _BLANKS = re.compile(r"[ \t]+")
 # Emphasised runs inside a line: bold (**x**, __x__) and italic (*x*, _x_), each bounded and within the line.
 _BOLD = re.compile(r"\*\*([^*\n]{1,500}?)\*\*|(?<![^\W_])__([^_\n]{1,500}?)__(?![^\W_])")
@@ -147,6 +150,8 @@ def _line(raw: str) -> Line | None:
         kind, raw = "item", raw[item.end() :]
     elif raw.lstrip().startswith("|"):
         kind, raw = "row", " | ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
+    if "~~" in raw:
+        raw = _STRUCK.sub("", raw)  # struck out: taken back ("~~B~~ A")
     emphasis = tuple(_emphasis(raw))
     # (each substitution only where it has something to do: this runs on every line of every reply)
     text = _EMPHASIS.sub("", raw) if any(mark in raw for mark in "*_~\\") else raw
@@ -179,7 +184,9 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     if unfinished:
         return Reading((), True, False, ())
     text = _unwrap_json(_FENCE.sub("", text))  # JSON before quotes are folded: a curly quote may sit in a value
-    text = _TAG.sub(lambda m: _field(m[1], m[2]), text).translate(_INVISIBLE)
+    if "<" in text:
+        text = _TAG.sub(lambda m: _field(m[1], m[2]), _INLINE_TAG.sub("", text))
+    text = text.translate(_INVISIBLE)
     lines = tuple(line for raw in (text.translate(_QUOTES) if fold else text).split("\n") if (line := _line(raw)))
     joined = "\n".join(line.text for line in lines).translate(_QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))

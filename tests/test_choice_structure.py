@@ -131,3 +131,135 @@ def test_a_negated_option_then_the_answer(reply: str, language: str) -> None:
 @pytest.mark.parametrize(("reply", "language"), [("Javob: A yoki B", "uz"), ("Cevap A veya B.", "tr")])
 def test_two_options_joined_in_the_languages_words_are_no_commitment(reply: str, language: str) -> None:
     both_ways(reply, None, language=language)
+
+
+ABCD = ("A", "B", "C", "D")
+
+
+@pytest.mark.parametrize(
+    ("reply", "language", "expected"),
+    [
+        ("Жооп: В", "ky", "B"),  # a Cyrillic look-alike
+        ("Ответ: Б", "ru", "B"),
+        ("Д) рәсем", "tt", "D"),
+        ("Жауап: А", "kk", "A"),
+        ("وەڵام: ب", "ckb", "B"),  # a script's own letters in their order
+        ("پس گزینهٔ الف درست است.", "fa", "A"),
+        ("คำตอบที่ถูกต้องคือ ค", "th", "C"),
+        ("መልሱ ለ ነው።", "am", "B"),
+        ("ਜਵਾਬ: ਅ", "pa", "B"),
+        ("🅱️", None, "B"),
+        ("Бұл өлеңді А. Құнанбаев жазған. Жауап: C", "kk", "C"),  # a name's initial is no option
+    ],
+)
+def test_option_letters_of_other_scripts(reply: str, language: str | None, expected: str) -> None:
+    assert read_choice(reply, ABCD, language=language) == expected
+
+
+def test_struck_out_and_checked_options() -> None:
+    both_ways("~~B~~ A — I misread it at first.", "A")
+    both_ways("✅ A\n❌ B", "A")
+    assert [read_choice(f"Option ({letter})") for letter in "ab"] == ["A", "B"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "texts", "language", "expected"),
+    [
+        ("1945 (A)", ("1945", "1918", "1939", "1950"), None, "A"),
+        ("Alternativ A (Glomma).", ("Glomma", "Otra", "Tana", "Lagen"), "nb", "A"),
+        ("Õige vastus on B – Tallinn.", ("Tartu", "Tallinn", "Pärnu", "Narva"), "et", "B"),
+        ("So the prime number is 29.", ("21", "27", "29", "33"), "en", "C"),
+        ("$\\boxed{5}$", ("3", "4", "6", "5"), "en", "D"),
+        ("False. It is a popular myth, the wall is far too narrow.", ("True", "False"), "en", "B"),
+        ("A palindrome — for example 'level'.", ("Anagram", "Palindrome", "Homophone", "Acronym"), "en", "B"),
+    ],
+)
+def test_an_options_short_text_where_it_can_only_be_that_option(reply, texts, language, expected) -> None:
+    both_ways(reply, expected, ABCD[: len(texts)], texts, language)
+
+
+def test_an_invented_question_after_the_answer() -> None:
+    both_ways(
+        "A is the natural continuation.\n\nFollow-up question: Which option would fit a fairy tale better?\n"
+        "Answer: B, since magic would allow it.",
+        "A",
+    )
+    # a list of other options, no question mark: the question asked was answered first
+    both_ways(
+        "C\n\nQuestion: Name the gas.\nA) 16\nB) 18\nC) 10\nD) 12\n\nAnswer: B", "C", ABCD, ("35", "17", "25", "26")
+    )
+    # a new question glued to the answer's sentence, after the question restated at the start
+    both_ways(
+        "Savol: ...?\nA) 2\nB) 3\nC) 4\nD) 5\nDemak, javob A.Savol: jism tezlanishi qancha?\nA) 2\nB) 4\nC) 6\nD) 8\n"
+        "Yechim: ... Demak, javob B.",
+        "A",
+        ABCD,
+        language="uz",
+    )
+
+
+def test_several_options_each_judged_correct_is_no_single_answer() -> None:
+    reply = "A is incorrect, as it is rare.\nB is correct, as it causes it.\nC is correct, as it can also cause it."
+    both_ways(reply, None, ABCD)
+
+
+@pytest.mark.parametrize(
+    ("reply", "texts", "language", "expected"),
+    [
+        (
+            "Madrid, or maybe Barcelona — I always mix them up.",
+            ("Barcelona", "Madrid", "Seville", "Valencia"),
+            "en",
+            None,
+        ),
+        ("Νομίζω ότι είναι το B, ο Σοφοκλής.", (), "el", "B"),
+        ("Məncə, B — Xəzər ən böyük göldür.", (), "az", "B"),
+        ("I'd lean toward A: higher rates reduce borrowing. B, C and D add to demand.", (), "en", "A"),
+        (
+            "Without knowing about folds or faults it's hard to be sure, but by the law of superposition, "
+            "if I had to choose, B.",
+            (),
+            "en",
+            "B",
+        ),
+    ],
+)
+def test_hedges(reply, texts, language, expected) -> None:
+    both_ways(reply, expected, ABCD, texts, language)
+
+
+@pytest.mark.parametrize(
+    ("reply", "texts", "language", "expected"),
+    [
+        ("Impendulo ngu-B.", (), "zu", "B"),
+        ("Ben B'yi seçerdim.", (), "tr", "B"),
+        (
+            "Transantarktida tog'lari **B) Kap** tog'ining davomi hisoblanadi.",
+            ("Drakon", "Kap", "Alp", "And"),
+            "uz",
+            "B",
+        ),
+        ("1. Kontekst.\n2. Alternativ A er absurd.\nKonklusjon: B er den mest naturlige fortsettelsen.", (), "nb", "B"),
+        ("4. **Жауап:** B, Франция республика болып жарияланды.", (), "kk", "B"),
+        ("Javob: C) \\( \\frac{1.5}{a} \\).", (), "uz", "C"),
+        ("The last option. The others are inert.", (), "en", "D"),
+    ],
+)
+def test_statements_that_commit(reply, texts, language, expected) -> None:
+    both_ways(reply, expected, ABCD, texts, language)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Avogadro soni N<sub>A</sub> = 6.022·10<sup>23</sup> mol<sup>-1</sup>.",  # HTML's subscript is no field
+        "Savol matni quyidagicha bo'lishi kerak:\na) ...\nb) ...\nc) ...\nShunda yordam beraman.",  # a template
+        "Let's think. Option A involves",  # cut off
+    ],
+)
+def test_replies_that_commit_to_nothing_new(reply: str) -> None:
+    both_ways(reply, None, ABCD, language="uz" if "Savol" in reply else None)
+
+
+def test_a_negated_mention_closing_the_reply_does_not_overturn_the_answer() -> None:
+    both_ways("A. Budi ora nggawa payung, dadi ora mungkin garing kaya ing B.", "A", language="jv")

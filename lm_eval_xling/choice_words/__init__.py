@@ -5,6 +5,7 @@ English alone."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def _alternation(words: tuple[str, ...]) -> str:
     spaced, unspaced = {}, {}
     for entry in words:
         stem = entry.endswith("*")
-        word = entry.rstrip("*").casefold()
+        word = unicodedata.normalize("NFKC", entry.rstrip("*")).casefold()  # as replies are read
         if word:
             (unspaced if _UNSPACED.match(word) else spaced)[word] = stem or spaced.get(word, False)
     parts = []
