@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lm_eval_xling.choices import read_choice
+from lm_eval_xling.choices import _OTHER_LETTERS, read_choice
 from lm_eval_xling.replies import read_reply
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -25,9 +25,25 @@ NSP = [
 _SWAPS = {"A": "B", "B": "A", "a": "b", "b": "a", "first": "second", "second": "first", "1st": "2nd", "2nd": "1st",
           "former": "latter", "latter": "former", "kwanza": "pili", "pili": "kwanza", "farko": "biyu",
           "biyu": "farko", "第一": "第二", "第二": "第一"}  # fmt: skip
+
+
+def _other_scripts_swaps() -> dict[str, str]:
+    """Another script's letters for A and B (the reader's own table: Thai "ก" "ข", Cyrillic "А" "Б"/"В", ...), each
+    swapped for the first of the other letter in its Unicode block."""
+    ab = {letter: latin for letter, latin in _OTHER_LETTERS.items() if latin in "AB" and len(letter) == 1}
+    firsts: dict[tuple[int, str], str] = {}
+    for letter, latin in ab.items():
+        firsts.setdefault((ord(letter) >> 7, latin), letter)
+    swaps = {letter: firsts[ord(letter) >> 7, "B" if latin == "A" else "A"] for letter, latin in ab.items()}
+    return {"الف": firsts[ord("ب") >> 7, "B"], **swaps}  # (Persian and Urdu name the first letter "الف")
+
+
+_OTHER_SWAPS = _other_scripts_swaps()
+_SWAPS.update(_OTHER_SWAPS)
 _LATIN = r"[^\W\d_\u2e80-\u9fff]"
 _LETTER_OR_ORDINAL = re.compile(
     rf"(?<!{_LATIN})(?:[ABab]|first|second|1st|2nd|former|latter|kwanza|pili|farko|biyu)(?!{_LATIN})|第一|第二"
+    rf"|الف|[{''.join(letter for letter in _OTHER_SWAPS if len(letter) == 1)}]"
 )
 
 
