@@ -15,7 +15,9 @@ then one of:
 - a line that is only a mention ("B", "**Option A**", a reply that is exactly one option's sentence), unless lines
   name several options that way (an enumeration);
 - a reply that opens with a mention and a separator ("B. The dog ran home.") while no other line opens with
-  another option's label (an echo of the options, "A: ..." then "B: ...", commits to nothing).
+  another option's label (an echo of the options, "A: ..." then "B: ...", commits to nothing);
+- where none of these is found, a short reply whose last statement names one option, in whatever words
+  ("Gbólóhùn B ló yẹ, nítorí pé ...", "Câu đúng là câu B, vì ..."), no other option named but to be taken back.
 
 Headings never commit by a bare mention ("### Option A"), a mention that is negated ("not A", "rather than A",
 "A is wrong") or offered with another ("A or B") is no commitment to one option, and the letter "A" is read by
@@ -185,6 +187,11 @@ class _Patterns:
     joined: re.Pattern[str]  # a joint ending a text ("Madrid, or ")
     answer: re.Pattern[str]  # every language's nouns for "answer"
     correct: re.Pattern[str]  # every language's words for "correct"
+    # the reply language's and English's words that commit (every language's together collide in a whole sentence:
+    # Dutch "past", "fits", in "the past tense")
+    answer_own: re.Pattern[str]
+    correct_own: re.Pattern[str]
+    hedge_own: re.Pattern[str]
     negation: re.Pattern[str]  # the language's negators ("not", "değil", "emas", "不是")
     wrong: re.Pattern[str]  # the language's words that reject an option ("incorrect", "yanlış", "noto'g'ri")
     conditional: re.Pattern[str]
@@ -230,8 +237,14 @@ def _position_mention(i: int, mark: str) -> list[tuple[str, str]]:
 
 
 _CJK = r"[\u3400-\u9fff]"
+# the rest of a word after a stem or a noun: an inflection or a combining mark ("variantı", Persian "گزینهٔ")
+_ENDING = r"[^\s\ue000-\ue0ff.,:;!?()\[\]\"'«»。，：；！？]{0,4}"
 _WORD = r"[^\s.!?;:,。！？，；：،؛۔।॥။။።()\[\]\ue000-\ue0ff]{1,30}"  # one word of any script
-_UNSPACED_CHAR = r"[\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff]"  # scripts without spaces
+_UNSPACED = r"\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
+_UNSPACED_CHAR = f"[{_UNSPACED}]"  # scripts without spaces
+_SPACED_WORD = rf"[^\s{_CLAUSE_MARKS}()\[\]\ue000-\ue0ff{_UNSPACED}]{{1,30}}"
+# one word after a letter ending a statement; in a script without spaces a few characters (a particle: "Bです")
+_PARTICLE = rf"(?:{_UNSPACED_CHAR}{{1,4}}(?!{_UNSPACED_CHAR})|{_SPACED_WORD})"
 
 
 def _word_mention(word: str, mark: str) -> tuple[str, str]:
@@ -257,7 +270,7 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
             mentions += _letter_mentions(name, mark) + _position_mention(i, mark)
             # "ikinci variant", "variant ikkinchi", "второй вариант" in any language's words
             position, option = choice_words.ordinal(i), choice_words.pattern("option")
-            mentions.append((rf"{position}[ \t]+{option}|{option}[ \t]+{position}", mark))
+            mentions.append((rf"{position}[ \t]+{option}|{option}{_ENDING}[ \t]+{position}", mark))
             if i == len(names) - 1:
                 mentions.append((r"(?i:\bthe last (?:one|option|choice|alternative|sentence)\b)", mark))
         else:
@@ -273,7 +286,7 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
     group = rf"(?={_M}){_NOT_NEGATED}{chain_start}(?P<g>{_M}(?:{joint}{_M})*+)(?!{_NEGATED_AFTER})"
     words = {kind: choice_words.pattern(kind, language) for kind in choice_words.KINDS}
     namer = rf"(?i:{_NAMER}|{words['option']})"
-    named = rf"(?i:(?:the\s+)?{namer}\s+)?"
+    named = rf"(?i:(?:the\s+)?{namer}{_ENDING}\s+)?"
     # an option praised in any language's words ("B to'g'ri", "A дұрыс", "B variantı doğrudur", "Bが正しい"), or
     # called the answer ("A variantidagi ifoda eng to'g'ri javobdir", "B is my final answer")
     praise = (
@@ -332,7 +345,7 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
             lines,
         ),
         final=re.compile(
-            rf"{group}(?:['’-][^\W\d_]{{1,12}})?[ \t)\]}}\"'*:]*+(?:{_WORD}[ \t\"')\]}}*]*+)?"
+            rf"{group}(?:['’-][^\W\d_]{{1,12}})?[ \t)\]}}\"'*:]*+(?:{_PARTICLE}[ \t\"')\]}}*]*+)?"
             rf"(?:[–—][ \t]*+(?P<own>[\ue080-\ue0ff])[ \t]*+(?:\([^()\n]{{0,60}}\)[ \t]*+)?)?"
             r"(?:[.!。！।॥။။።۔։]++[ \t]*+\Z|(?P<bare>\Z))"
         ),
@@ -343,6 +356,9 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
         joined=re.compile(rf"(?:{joint})[ \t]*\Z"),
         answer=re.compile(words["answer"]),
         correct=re.compile(words["correct"]),
+        answer_own=re.compile(choice_words.pattern("answer", language, own=True)),
+        correct_own=re.compile(choice_words.pattern("correct", language, own=True)),
+        hedge_own=re.compile(choice_words.pattern("hedge", language, own=True)),
         negation=re.compile(words["negation"]),
         wrong=re.compile(words["wrong"]),
         conditional=re.compile(words["conditional"]),
@@ -355,12 +371,14 @@ def _fold(text: str) -> str:
 
 
 def _mark_texts(text: str, texts: Sequence[str]) -> str:
-    """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention; longer texts
-    first, so an option whose text holds another's ("yalnız II" in "yalnız II və III") is read as itself."""
+    """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention, with the rest of
+    its last word where a few letters remain (an ending or a variant spelling: "Sumqayıtdır", "pneumoniae"); longer
+    texts first, so an option whose text holds another's ("yalnız II" in "yalnız II və III") is read as itself."""
     folded_texts = [(_fold(option) if isinstance(option, str) else "", i) for i, option in enumerate(texts)]
     for folded, i in sorted(folded_texts, key=lambda t: -len(t[0])):
         if len(folded) >= (3 if re.search(_CJK, folded) else 8):
-            text = re.sub("(?i)" + " ".join(map(re.escape, folded.split())), chr(_TEXT + i), text)
+            ending = r"(?:[^\W\d_]{1,4}(?![^\W\d_]))?" if folded[-1:].isalpha() and not re.search(_CJK, folded) else ""
+            text = re.sub("(?i)" + " ".join(map(re.escape, folded.split())) + ending, chr(_TEXT + i), text)
     return text
 
 
@@ -410,7 +428,7 @@ _OTHER_LETTERS = {
     "ا": "A",
 }
 _OTHER_LETTER = re.compile(
-    rf"(?<![^\s(\[{{\"'*:：\-–—])(?:الف|[{''.join(_OTHER_LETTERS)}]\ufe0f?)(?=[\s.,;:!?)\]}}\"'*।॥؟،。：۔።၊။។]|$)"
+    rf"(?<![^\s(\[{{\"'*:：\-–—])(?:الف|[{''.join(_OTHER_LETTERS)}]\ufe0f?)(?=[\s.,;:!?)\]}}\"'*।॥؟،。：۔።၊။។·]|$)"
 )
 
 
@@ -442,8 +460,8 @@ def _mark(text: str, patterns: _Patterns, texts: Sequence[str]) -> str:
 def _mark_short_texts(text: str, texts: Sequence[str]) -> str:
     """An option's text too short to be marked anywhere ("1945", "Tallinn", "True") is marked where it can only be
     the option: after its own letter ("B – Tallinn", "C: Brasília", "A (Glomma)"), before it in brackets ("1945
-    (A)"), boxed ("\\boxed{5}"), ending the reply ("So the prime number is 29.") or opening it as a sentence of its
-    own ("False. This is a popular myth ...")."""
+    (A)"), boxed ("\\boxed{5}"), ending the reply ("So the prime number is 29.") or opening it ("False. This is a
+    popular myth ...", "Simba ndiye ...")."""
     lowered = text.casefold()
     for i, option in enumerate(texts):
         folded = _fold(option) if isinstance(option, str) else ""
@@ -454,7 +472,7 @@ def _mark_short_texts(text: str, texts: Sequence[str]) -> str:
         text = re.sub(
             rf"(?P<before>{letter}[ \t]*(?:[)\].:：,՝–—]|[ \t]-)?[ \t]*[(\[]?){word}"
             rf"|{word}(?=[ \t]?[(\[]{letter}[)\]])|(?<=\\boxed\{{){word}(?=\}})"
-            rf"|(?<=[ \t:=]){word}(?=[ \t]*[.!。！।॥။።۔։]?[ \t]*\Z)|\A{word}(?=[ \t]*(?:[.:]|[–—][ \t]))",
+            rf"|(?<=[ \t:=]){word}(?=[ \t]*[.!。！।॥။።۔։]?[ \t]*\Z)|\A{word}(?=[ \t]*(?:[.:]|[–—][ \t]|[^\W\d_]))",
             partial(_before_and, mark),
             text,
         )
@@ -765,7 +783,9 @@ def commitments(
             return False
         return len(options) != 1 or not _negated(patterns, text, at, at + 1)
 
-    for candidates in (found, rejections):  # a rejection is the answer when nothing else is ("The wrong one is C")
+    # a short reply naming one option is its answer when nothing else commits; a rejection when nothing else does
+    # ("The wrong one is C")
+    for candidates in (found, _sole_option(patterns, text, texts, kinds, line_of), rejections):
         found = sorted(candidates, key=lambda f: f[0])
         first = next((f for f in found if holds(f)), None)
         # the answer to the question asked, not to one the reply invents after it (a restated question comes first)
@@ -785,6 +805,71 @@ def commitments(
     if result and any(end > result[-1][0] for end in ends):
         result.append((len(text), frozenset()))
     return result
+
+
+# A short reply: at most three sentences and 50 words, finished by a full stop of any script.
+_SHORT_SENTENCES, _SHORT_WORDS = 3, 50
+_FINISHED = re.compile(r"[.!。！।॥။።۔։][ \t\"'”’»)\]}*]*\Z")
+_KEPT = re.compile(rf"{_NOT_NEGATED}{_M}(?!{_NEGATED_AFTER})")  # a mention no negator next to it takes back
+_ARTICLE = re.compile(rf"(?:(?<=[.!?;\n])|(?<=[.!?;][ \t])|\A){_L}[ \t]+[^\W\d_]")  # "A week has ...": a sentence's
+# first word, maybe an article
+# a mention at most three words before its clause ends ("B болушу керек.", "ngu-B,", "B ló tẹ̀lé e,", "C啦，"): a
+# statement of the option, not a description of it ("Sentence A is in the past tense, like the rest of the story.")
+_ENDS_CLAUSE = re.compile(rf"{_M}[ \t)\]}}\"'”’»*]*(?:{_PARTICLE}[ \t)\]}}\"'”’»*]*){{0,3}}(?:[{_CLAUSE_MARKS}]|\Z)")
+
+
+def _sole_option(
+    patterns: _Patterns, text: str, texts: Sequence[str], kinds: list[str], line_of: Callable[[int], int]
+) -> list[tuple[int, frozenset, None]]:
+    """A short reply whose last statement names one option, in whatever words, where no other option is named but
+    to be taken back ("Gbólóhùn B ló tẹ̀lé e, nítorí pé ...", "Câu tiếp theo hợp lý là câu B, vì ...", "UMars (C)
+    ibizwa ...", "Mujhe lagta hai B sahi hai, kyunki ... . A doesn't really make sense."): the option named by its
+    text, by a letter ending its clause, or in a sentence with a word of the reply's language that commits (answer,
+    correct, a hedge that commits). Not where the reply asks, nor where the sentence sets a condition or speaks of
+    what would be, nor under a heading that names an option, nor where a letter may be an article ("A week has
+    ..."), another option's text stands in the reply, or a sentence without a rejection follows ("Option B mentions
+    the moon. Let me reread the story.")."""
+    if len(text) > 600 or len(text.split()) > _SHORT_WORDS or re.search(r"[?？؟]", text) or not _FINISHED.search(text):
+        return []
+    bounds = [0, *(m.end() for m in _SENTENCE_START.finditer(text.rstrip(" \t\"'”’»)]}*.!。！।॥။።۔։"))), len(text)]
+    if len(bounds) - 1 > _SHORT_SENTENCES:
+        return []
+    sentences = [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    kept_in = []  # per sentence: the mentions it keeps (None: it takes back what it names)
+    for sentence, first in zip(sentences, bounds, strict=False):
+        rejects = (
+            re.search(r"n['’]t\b", sentence) or patterns.negation.search(sentence) or patterns.wrong.search(sentence)
+        )
+        mentions = [first + m.start() for m in re.finditer(_M, sentence)]
+        kept = [at for at in mentions if not rejects and _KEPT.match(text, at)]
+        kept_in.append(kept if kept or not mentions else None)
+    stating = max((i for i, kept in enumerate(kept_in) if kept), default=None)
+    if stating is None or not all(kept is None for kept in kept_in[stating + 1 :]):
+        return []  # (a later sentence that names nothing, or names an option it keeps: the reply goes on)
+    named = [at for kept in kept_in if kept for at in kept]
+    options = {_index(text[at]) for at in named}
+    sentence, start = sentences[stating], bounds[stating]
+    if (
+        len(options) != 1
+        or any(_ARTICLE.match(text, at) for at in named)
+        or any(kinds[line_of(at)] == "heading" for at in named)  # ("### Option A\n...": a discussion's section)
+        or _MODAL.search(sentence)
+        or _conditional(patterns, text, start, start + len(sentence))
+    ):
+        return []
+    ours = [at for at in named if at >= start]
+    if not (
+        any(ord(text[at]) >= _TEXT or _ENDS_CLAUSE.match(text, at) for at in ours)
+        or any(p.search(sentence) for p in (patterns.answer_own, patterns.correct_own, patterns.hedge_own))
+    ):
+        return []
+    # another option's text too short to be marked, named all the same ("... Bakı, Gəncə və Sumqayıtdır.")
+    lowered = text.casefold()
+    for i, option in enumerate(texts):
+        folded = _fold(option) if isinstance(option, str) and i not in options else ""
+        if folded and re.search(rf"(?<![^\W_]){re.escape(folded)}", lowered):
+            return []
+    return [(ours[-1], frozenset(options), None)]
 
 
 def _cited(patterns: _Patterns, text: str, at: int, line_start: int) -> bool:
@@ -883,6 +968,10 @@ def _closing(
     ):
         found.append((starts[index] + m.start("g"), _options(m["g"])))
     m = patterns.final.search(line)
+    if m and kinds[index] == "item" and index and kinds[index - 1] == "item":
+        before = _options(re.sub(rf"[^{_M[1:-1]}]", "", lines[index - 1]))
+        if before and before != _options(m["g"]):
+            m = None  # the last of a list's items, each naming another option ("- Lipaz (b) sindirir."): references
     if (
         m
         and (m["bare"] is None or index == 0 and len(line.split()) <= 4)

@@ -263,3 +263,63 @@ def test_replies_that_commit_to_nothing_new(reply: str) -> None:
 
 def test_a_negated_mention_closing_the_reply_does_not_overturn_the_answer() -> None:
     both_ways("A. Budi ora nggawa payung, dadi ora mungkin garing kaya ing B.", "A", language="jv")
+
+
+def test_item_references_in_a_rationale_are_no_later_answer() -> None:
+    reply = "Answer: B\n\nWhy:\n- Amylase digests starch (d).\n- Pepsin, proteins (a).\n- Lipase, fats (b) digests."
+    assert read_choice(reply, ABCD) == "B"
+    assert read_choice(reply.replace("Answer: B", "Answer: A"), ABCD) == "A"
+
+
+KENYA = ("Mombasa", "Nairobi", "Kisumu", "Nakuru")
+
+
+@pytest.mark.parametrize(
+    ("reply", "texts", "language"),
+    [
+        ("Isentensi efanele ngu-B, ngoba umfana ubelambile.", (), "zu"),
+        ("Gbólóhùn B ló yẹ, nítorí pé ojú ọjọ́ ti ṣú.", (), "yo"),
+        ("Кийинки сүйлөм B болушу керек.", (), "ky"),
+        ("Ny fehezanteny (B) no manaraka.", (), "mg"),
+        ("Câu đúng là câu B, vì cậu bé đang đói.", (), "vi"),
+        ("應該係B囉，佢肚餓。", (), "yue"),
+        ("Mujhe lagta hai B sahi hai, kyunki Ravi thak gaya tha. A doesn't fit here.", (), "hi"),
+        ("Nairobi (B) ndio mji mkuu wa Kenya.", KENYA, "sw"),
+        ("Nairobi ndio mji mkuu wa Kenya.", KENYA, "sw"),
+    ],
+)
+def test_a_short_reply_whose_last_statement_names_one_option(reply, texts, language) -> None:
+    both_ways(reply, "B", ("A", "B", "C", "D"), texts, language=language)
+
+
+@pytest.mark.parametrize(
+    ("reply", "texts"),
+    [
+        ("Option B mentions the moon. Let me reread the story first.", ()),  # the reply goes on
+        ("Sentence B is in the past tense, like the rest of the story.", ()),  # a description of B
+        ("Let me start with B. It says the boy ran home.", ()),
+        ("### Option B\nThe kite flew over the hill, which fits the windy day.", ()),  # a discussion's section
+        ("Câu A hoặc câu B đều được.", ()),
+        ("B week has seven days, so none of them.", ()),  # (a sentence's first letter may be an article)
+        ("Nairobi ni mji mkubwa, lakini Mombasa iko pwani.", KENYA),  # two options' texts
+        ("If the boy were hungry, B would fit.", ()),
+    ],
+)
+def test_short_replies_that_name_one_option_without_stating_it(reply, texts) -> None:
+    both_ways(reply, None, ("A", "B", "C", "D"), texts, language="en")
+
+
+def test_a_statement_about_another_option_after_the_answer_is_no_answer() -> None:
+    texts = ("雪山", "合歡山", "阿里山", "玉山")
+    both_ways("正確答案：(D) 玉山，海拔約3952公尺。雪山 (A) 是第二高峰。", "D", ("A", "B", "C", "D"), texts, "zh")
+
+
+def test_an_option_noun_with_its_ending_names_the_option() -> None:
+    reply = "- گزینهٔ A (۱۲) نادرست است.\n- گزینهٔ C (۱۶) نادرست است.\n\n✅ **پاسخ: گزینهٔ B**"
+    both_ways(reply, "B", ("A", "B", "C", "D"), ("۱۲", "۱۴", "۱۶", "۱۸"), "fa")
+    assert read_choice("Ikkinchi gap to'g'ri keladi.", language="uz") == "B"  # "the second sentence fits"
+    assert read_choice("Birinchi gap to'g'ri keladi.", language="uz") == "A"
+
+
+def test_a_macrolanguage_code_reads_its_languages_words() -> None:
+    both_ways("Hem A û B rast in.", None, ("A", "B", "C", "D"), language="ku")  # Kurdish "and": Kurmanji's file

@@ -50,3 +50,9 @@ def test_the_words_that_take_back_are_the_reply_languages_own() -> None:
     """Spanish "ni" negates; Swahili's "ni" is the copula of "Jibu ni B"."""
     assert read_choice("Jibu sahihi ni B.", language="sw") == "B"
     assert read_choice("La respuesta no es A ni B.", language="es") is None
+
+
+def test_a_language_code_reads_the_file_of_its_language() -> None:
+    assert [choice_words.base_language(c) for c in ("kk-Latn", "uz_Cyrl", "ku", "fil", "no", None)] == [
+        "kk", "uz", "kmr", "tl", "nb", None,
+    ]  # fmt: skip

@@ -31,25 +31,35 @@ def languages() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in _FOLDER.glob("*.yaml")))
 
 
+# A macrolanguage's or another standard's code for the language a file holds (ISO 639-1 "ku" is Kurdish, whose file
+# is Kurmanji's, "kmr"; "no" is Norwegian Bokmål; "fil" is Filipino, written as Tagalog).
+_SAME_LANGUAGE = {"ku": "kmr", "no": "nb", "fil": "tl", "fa-af": "prs", "zh-yue": "yue"}
+
+
 def base_language(language: str | None) -> str | None:
-    """ "kk-Latn" -> "kk"; None stays None (every language)."""
-    return language.split("-")[0].split("_")[0].lower() if isinstance(language, str) and language else None
+    """ "kk-Latn" -> "kk", "ku" -> "kmr" (the code of its file); None stays None (every language)."""
+    if not isinstance(language, str) or not language:
+        return None
+    code = language.replace("_", "-").lower()
+    return _SAME_LANGUAGE.get(code) or _SAME_LANGUAGE.get(code.split("-")[0]) or code.split("-")[0]
 
 
-def entries(kind: str, language: str | None = None) -> tuple[str, ...]:
+def entries(kind: str, language: str | None = None, own: bool = False) -> tuple[str, ...]:
     """The `kind` entries the reader uses for a reply in `language` (None: not known). The words that make a
     commitment (answer, option, correct) are every language's: a model may answer a Uyghur question in Uzbek or
     Turkish. The words that take one back (negation, wrong, joint, conditional, doubt) are the language's own and
-    English's: all languages' together would clash ("ni" negates in Spanish and is the copula of "Jibu ni B")."""
-    codes = languages() if kind in COMMITTING else tuple(dict.fromkeys(("en", base_language(language) or "en")))
+    English's: all languages' together would clash ("ni" negates in Spanish and is the copula of "Jibu ni B").
+    `own`: the language's own and English's whatever the kind."""
+    every = kind in COMMITTING and not own
+    codes = languages() if every else tuple(dict.fromkeys(("en", base_language(language) or "en")))
     found = (str(e).strip() for code in codes for e in _file(code).get(kind) or () if str(e).strip())
     return tuple(sorted(set(found)))
 
 
 @lru_cache(maxsize=512)
-def pattern(kind: str, language: str | None = None) -> str:
+def pattern(kind: str, language: str | None = None, own: bool = False) -> str:
     """A regular expression (case-insensitive) for the `kind` words (see `entries`)."""
-    return _alternation(entries(kind, language))
+    return _alternation(entries(kind, language, own))
 
 
 @lru_cache(maxsize=16)
