@@ -213,7 +213,7 @@ def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
             mark,
         ),
         # after a copula or class prefix and a hyphen ("ngu-C", "yi-B")
-        (rf"(?<![^\W\d_])(?P<p>[a-z]{{2,3}})-{c}(?!{_LETTERISH})(?!['’-])", rf"\g<p>-{mark}"),
+        (rf"(?<![^\W\d_])(?P<p>[A-Za-z][a-z]{{1,2}})-{c}(?!{_LETTERISH})(?!['’-])", rf"\g<p>-{mark}"),
         (rf"(?:{_COPULAS})[ \t]*{low}(?={_PHRASE_END})", " " + mark),
         (rf"^[ \t\"'(\[{{]*{low}(?=[ \t\"')\]}}.!]*$)", mark),  # a line that is only "b"
         (rf"(?<!{_LETTERISH}){low}(?!{_LETTERISH})(?=(?i:{'|'.join(_PREDICATES)}))", mark),
@@ -264,13 +264,17 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
         ((name, i) for i, option in enumerate(names) for name in option), key=lambda n: -len(n[0])
     )
     mentions: list[tuple[str, str]] = []
+    # positions read first ("the second sentence", "A doua variantă": the second option, not a letter)
+    positions: list[tuple[str, str]] = []
+    ordinals: list[tuple[str, str]] = []
     for name, i in by_length:  # longer names first: "不是" is read before its "是"
         mark = chr(_BASE + i)
         if _is_letter(name):
-            mentions += _letter_mentions(name, mark) + _position_mention(i, mark)
+            mentions += _letter_mentions(name, mark)
+            positions += _position_mention(i, mark)
             # "ikinci variant", "variant ikkinchi", "второй вариант" in any language's words
             position, option = choice_words.ordinal(i), choice_words.pattern("option")
-            mentions.append((rf"{position}[ \t]+{option}|{option}{_ENDING}[ \t]+{position}", mark))
+            ordinals.append((rf"{position}[ \t]+{option}|{option}{_ENDING}[ \t]+{position}", mark))
             if i == len(names) - 1:
                 mentions.append((r"(?i:\bthe last (?:one|option|choice|alternative|sentence)\b)", mark))
         else:
@@ -298,7 +302,7 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
     lines = re.MULTILINE  # the patterns read a whole reading: "^" and "$" are a line's ends
     return _Patterns(
         lettered=any(_is_letter(name) for option in names for name in option),
-        mentions=tuple((re.compile(pattern, lines), mark) for pattern, mark in mentions),
+        mentions=tuple((re.compile(pattern, lines), mark) for pattern, mark in positions + ordinals + mentions),
         strong=re.compile(
             rf"(?:(?i:{'|'.join(_STRONG_CUES)})|{words['answer']}{_UNSPACED_CHAR}{{0,4}}?[ \t]*(?:[:=\-–—→՝]|->)?)"
             rf"{gap}{named}{group}",
@@ -472,7 +476,7 @@ def _mark_short_texts(text: str, texts: Sequence[str]) -> str:
         text = re.sub(
             rf"(?P<before>{letter}[ \t]*(?:[)\].:：,՝–—]|[ \t]-)?[ \t]*[(\[]?){word}"
             rf"|{word}(?=[ \t]?[(\[]{letter}[)\]])|(?<=\\boxed\{{){word}(?=\}})"
-            rf"|(?<=[ \t:=]){word}(?=[ \t]*[.!。！।॥။።۔։]?[ \t]*\Z)|\A{word}(?=[ \t]*(?:[.:]|[–—][ \t]|[^\W\d_]))",
+            rf"|(?<=[ \t:=]){word}(?=[ \t]*[.!。！।॥။።۔։]?[ \t]*\Z)|\A{word}(?=[ \t]*(?:[.:✓✔✅☑]|[–—][ \t]|[^\W\d_]))",
             partial(_before_and, mark),
             text,
         )
@@ -785,7 +789,7 @@ def commitments(
 
     # a short reply naming one option is its answer when nothing else commits; a rejection when nothing else does
     # ("The wrong one is C")
-    for candidates in (found, _sole_option(patterns, text, texts, kinds, line_of), rejections):
+    for candidates in (found, _sole_option(patterns, text, texts, kinds, line_of, language), rejections):
         found = sorted(candidates, key=lambda f: f[0])
         first = next((f for f in found if holds(f)), None)
         # the answer to the question asked, not to one the reply invents after it (a restated question comes first)
@@ -798,6 +802,8 @@ def commitments(
             break
     ends = [*abstention_ends(text), *(m.end() for m in patterns.doubt.finditer(text))]
     result = [(at, options) for at, options, _ in found]
+    if result and (other := _joined_by_a_word(patterns, text, result[-1][0])):
+        result.append((result[-1][0], result[-1][1] | other))  # "nii A kui ka B", "tanto la A como la B": both
     if found and found[-1] in opening_verdicts:  # several options judged correct, one per line: no single answer
         judged = frozenset().union(*(v[1] for v in opening_verdicts if holds(v)))
         if len(judged) > 1:
@@ -809,39 +815,68 @@ def commitments(
 
 # A short reply: at most three sentences and 50 words, finished by a full stop of any script.
 _SHORT_SENTENCES, _SHORT_WORDS = 3, 50
+# two mentions one or two short words apart: joined in any language ("A û B", "nii A kui ka B", "la A como la B")
+_NEAR_JOINT = re.compile(rf"(?=({_M})[ \t]+(?:[^\W\d_]{{1,4}}[ \t]+){{1,2}}({_M}))")
+
+
+def _joined_by_a_word(patterns: _Patterns, text: str, at: int) -> frozenset[int]:
+    """Another option that the mention at `at` is joined to by a short word or two, neither taken back."""
+    for m in _NEAR_JOINT.finditer(text, max(0, at - 30)):
+        if m.start() > at:
+            break
+        ends = (m.start(1), m.start(2))
+        if at in ends and _index(m[1]) != _index(m[2]) and not any(_negated(patterns, text, e, e + 1) for e in ends):
+            return _options(m[1] + m[2])
+    return frozenset()
+
+
 _FINISHED = re.compile(r"[.!。！।॥။።۔։][ \t\"'”’»)\]}*]*\Z")
 _KEPT = re.compile(rf"{_NOT_NEGATED}{_M}(?!{_NEGATED_AFTER})")  # a mention no negator next to it takes back
-_ARTICLE = re.compile(rf"(?:(?<=[.!?;\n])|(?<=[.!?;][ \t])|\A){_L}[ \t]+[^\W\d_]")  # "A week has ...": a sentence's
-# first word, maybe an article
+# A sentence's first word that may be an article ("A week has ...", Hungarian "A pókoknak ...", Galician "A capital
+# ..."), in the languages whose article is a capital letter; unknown language: any
+_ARTICLE = re.compile(rf"(?:(?<=[.!?;\n])|(?<=[.!?;][ \t])|\A){_L}[ \t]+[^\W\d_]")
+_LETTER_ARTICLES = frozenset({"en", "pt", "gl", "hu", "ro", None})
 # a mention at most three words before its clause ends ("B болушу керек.", "ngu-B,", "B ló tẹ̀lé e,", "C啦，"): a
 # statement of the option, not a description of it ("Sentence A is in the past tense, like the rest of the story.")
-_ENDS_CLAUSE = re.compile(rf"{_M}[ \t)\]}}\"'”’»*]*(?:{_PARTICLE}[ \t)\]}}\"'”’»*]*){{0,3}}(?:[{_CLAUSE_MARKS}]|\Z)")
+_ENDS_CLAUSE = re.compile(
+    rf"{_M}(?:-[^\W\d_]{{1,4}})?[ \t)\]}}\"'”’»*]*(?:{_PARTICLE}[ \t)\]}}\"'”’»*]*){{0,3}}(?:[{_CLAUSE_MARKS}]|\Z)"
+)
 
 
 def _sole_option(
-    patterns: _Patterns, text: str, texts: Sequence[str], kinds: list[str], line_of: Callable[[int], int]
+    patterns: _Patterns,
+    text: str,
+    texts: Sequence[str],
+    kinds: list[str],
+    line_of: Callable[[int], int],
+    language: str | None,
 ) -> list[tuple[int, frozenset, None]]:
     """A short reply whose last statement names one option, in whatever words, where no other option is named but
     to be taken back ("Gbólóhùn B ló tẹ̀lé e, nítorí pé ...", "Câu tiếp theo hợp lý là câu B, vì ...", "UMars (C)
     ibizwa ...", "Mujhe lagta hai B sahi hai, kyunki ... . A doesn't really make sense."): the option named by its
     text, by a letter ending its clause, or in a sentence with a word of the reply's language that commits (answer,
     correct, a hedge that commits). Not where the reply asks, nor where the sentence sets a condition or speaks of
-    what would be, nor under a heading that names an option, nor where a letter may be an article ("A week has
-    ..."), another option's text stands in the reply, or a sentence without a rejection follows ("Option B mentions
-    the moon. Let me reread the story.")."""
+    what would be, nor under a heading that names an option, nor where another option's text stands in the
+    statement or a sentence without a rejection follows ("Option B mentions the moon. Let me reread the story.").
+    A letter opening a sentence before a word is no mention in a language whose article it may be ("A week has")."""
     if len(text) > 600 or len(text.split()) > _SHORT_WORDS or re.search(r"[?？؟]", text) or not _FINISHED.search(text):
         return []
     bounds = [0, *(m.end() for m in _SENTENCE_START.finditer(text.rstrip(" \t\"'”’»)]}*.!。！।॥။።۔։"))), len(text)]
     if len(bounds) - 1 > _SHORT_SENTENCES:
         return []
     sentences = [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    articles = choice_words.base_language(language) in _LETTER_ARTICLES  # (every letter alike: "B week has" too)
     kept_in = []  # per sentence: the mentions it keeps (None: it takes back what it names)
     for sentence, first in zip(sentences, bounds, strict=False):
         rejects = (
             re.search(r"n['’]t\b", sentence) or patterns.negation.search(sentence) or patterns.wrong.search(sentence)
         )
         mentions = [first + m.start() for m in re.finditer(_M, sentence)]
-        kept = [at for at in mentions if not rejects and _KEPT.match(text, at)]
+        kept = [
+            at
+            for at in mentions
+            if not rejects and _KEPT.match(text, at) and not (articles and _ARTICLE.match(text, at))
+        ]
         kept_in.append(kept if kept or not mentions else None)
     stating = max((i for i, kept in enumerate(kept_in) if kept), default=None)
     if stating is None or not all(kept is None for kept in kept_in[stating + 1 :]):
@@ -851,7 +886,6 @@ def _sole_option(
     sentence, start = sentences[stating], bounds[stating]
     if (
         len(options) != 1
-        or any(_ARTICLE.match(text, at) for at in named)
         or any(kinds[line_of(at)] == "heading" for at in named)  # ("### Option A\n...": a discussion's section)
         or _MODAL.search(sentence)
         or _conditional(patterns, text, start, start + len(sentence))
@@ -863,8 +897,8 @@ def _sole_option(
         or any(p.search(sentence) for p in (patterns.answer_own, patterns.correct_own, patterns.hedge_own))
     ):
         return []
-    # another option's text too short to be marked, named all the same ("... Bakı, Gəncə və Sumqayıtdır.")
-    lowered = text.casefold()
+    # another option's text too short to be marked, named all the same in it ("... Bakı, Gəncə və Sumqayıtdır.")
+    lowered = sentence.casefold()
     for i, option in enumerate(texts):
         folded = _fold(option) if isinstance(option, str) and i not in options else ""
         if folded and re.search(rf"(?<![^\W_]){re.escape(folded)}", lowered):

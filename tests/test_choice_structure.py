@@ -286,6 +286,12 @@ KENYA = ("Mombasa", "Nairobi", "Kisumu", "Nakuru")
         ("Mujhe lagta hai B sahi hai, kyunki Ravi thak gaya tha. A doesn't fit here.", (), "hi"),
         ("Nairobi (B) ndio mji mkuu wa Kenya.", KENYA, "sw"),
         ("Nairobi ndio mji mkuu wa Kenya.", KENYA, "sw"),
+        ("Nairobi ✅", KENYA, "sw"),
+        ("Ngu-B, ngobe umfana bekalambile.", (), "ss"),  # a class prefix, capitalised
+        ("Beraz, B-a da erantzun zuzena.", (), "eu"),  # a case ending after a hyphen
+        ("B yw'r ateb cywir.", (), "cy"),  # a letter opening the sentence where it is no article
+        ("A madaraknak két lábuk van, így a B-t jelölném be.", (), "hu"),  # "A" the article, "B-t" the answer
+        ("Mji wa Kisumu uko magharibi. Kwa hiyo, B ndilo jibu langu.", KENYA, "sw"),  # another text, elsewhere
     ],
 )
 def test_a_short_reply_whose_last_statement_names_one_option(reply, texts, language) -> None:
@@ -323,3 +329,19 @@ def test_an_option_noun_with_its_ending_names_the_option() -> None:
 
 def test_a_macrolanguage_code_reads_its_languages_words() -> None:
     both_ways("Hem A û B rast in.", None, ("A", "B", "C", "D"), language="ku")  # Kurdish "and": Kurmanji's file
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("Sobivad nii A kui ka B, mõlemad on loogilised.", "et"),  # joined by words of a language without a list
+        ("Así que tanto la A como la B son correctas.", "es"),
+        ("Hem A û B rast in.", None),
+    ],
+)
+def test_options_joined_by_a_short_word_or_two_are_both_named(reply: str, language: str | None) -> None:
+    both_ways(reply, None, ("A", "B", "C", "D"), language=language)
+
+
+def test_an_ordinal_before_its_noun_is_read_before_a_letter() -> None:
+    assert read_choice("A doua variantă: cățelul a adormit.", language="ro") == "B"  # "the second option"
