@@ -237,6 +237,15 @@ def _position_mention(i: int, mark: str) -> list[tuple[str, str]]:
 
 
 _CJK = r"[\u3400-\u9fff]"
+# the decimal digits of every script, by value ("2", "۲", "२", "២")
+_DIGITS = {
+    value: [
+        chr(c)
+        for c in range(0x30, 0x10000)
+        if unicodedata.category(chr(c)) == "Nd" and unicodedata.digit(chr(c)) == value
+    ]
+    for value in range(1, 10)
+}
 # the rest of a word after a stem or a noun: an inflection or a combining mark ("variantı", Persian "گزینهٔ")
 _ENDING = r"[^\s\ue000-\ue0ff.,:;!?()\[\]\"'«»。，：；！？]{0,4}"
 _WORD = r"[^\s.!?;:,。！？，；：،؛۔।॥။။።()\[\]\ue000-\ue0ff]{1,30}"  # one word of any script
@@ -275,6 +284,10 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
             # "ikinci variant", "variant ikkinchi", "второй вариант" in any language's words
             position, option = choice_words.ordinal(i), choice_words.pattern("option")
             ordinals.append((rf"{position}[ \t]+{option}|{option}{_ENDING}[ \t]+{position}", mark))
+            number = f"[{''.join(_DIGITS[i + 1])}]" if i + 1 in _DIGITS else "(?!)"
+            ordinals.append(
+                (rf"{option}{_ENDING}[ \t]+(?:(?i:ke|no|nr)[-.]?[ \t]?|№[ \t]?|#)?{number}(?![\d.,]\d|\d)", mark)
+            )
             if i == len(names) - 1:
                 mentions.append((r"(?i:\bthe last (?:one|option|choice|alternative|sentence)\b)", mark))
         else:
@@ -344,7 +357,7 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
         ),
         field=re.compile(rf"^[^:\n]{{0,40}}:\s*[\"'(\[]*(?P<g>{_M}(?:{joint}{_M})*+)[\"')\]]*\s*[.!]?$"),
         labelled=re.compile(
-            rf"^(?P<label>[^\n:：\ue000-\ue0ff\d]{{1,40}}?)[ \t]*[:：][ \t]*[\"'(\[{{]*{group}"
+            rf"^(?P<label>[^\n:：፦\ue000-\ue0ff\d]{{1,40}}?)[ \t]*[:：፦][ \t]*[\"'(\[{{`]*{group}"
             rf"(?P<rest>[ \t]*(?:[)\].:,(\-–—][^\n]*)?|(?P<clause>[ \t]+[^\n]*))$",
             lines,
         ),
@@ -746,6 +759,7 @@ def commitments(
         for i, line in enumerate(lines)
         if kinds[i] == "field" and (m := patterns.field.match(line))
     ]
+    plain += _checked_row(lines, kinds, starts)
     labelled, rejected_labels = _labelled(patterns, lines, kinds, starts)
     plain += labelled
     rejections += [(*f, None) for f in rejected_labels]
@@ -925,6 +939,21 @@ def _cited(patterns: _Patterns, text: str, at: int, line_start: int) -> bool:
         and not _conditional(patterns, text, start, at)
         and not _supposed(patterns, text, at)
     )
+
+
+_ROW_LABEL = re.compile(rf"[ \t*]*({_L})[ \t*.)]*(?:\||\Z)")
+_CHECK = re.compile(r"[✓✔✅☑]")
+
+
+def _checked_row(lines: list[str], kinds: list[str], starts: list[int]) -> list[tuple[int, frozenset]]:
+    """A table whose rows open with the options and where one option's row alone holds a check mark ("| C | 北京 |
+    ✓ |"): that option."""
+    checked = [
+        (starts[i] + m.start(1), _options(m[1]))
+        for i, line in enumerate(lines)
+        if kinds[i] == "row" and (m := _ROW_LABEL.match(line)) and _CHECK.search(line, m.end())
+    ]
+    return checked if len({options for _, options in checked}) == 1 else []
 
 
 def _labelled(

@@ -345,3 +345,22 @@ def test_options_joined_by_a_short_word_or_two_are_both_named(reply: str, langua
 
 def test_an_ordinal_before_its_noun_is_read_before_a_letter() -> None:
     assert read_choice("A doua variantă: cățelul a adormit.", language="ro") == "B"  # "the second option"
+
+
+def test_a_tables_one_checked_row_is_its_answer() -> None:
+    table = "| Option | City | Capital? |\n|---|---|---|\n| A | Mombasa | ✗ |\n| B | Nairobi | ✓ |\n| C | Kisumu | ✗ |"
+    both_ways(table, "B", ("A", "B", "C", "D"), KENYA)
+    both_ways(table.replace("Mombasa | ✗", "Mombasa | ✓"), None, ("A", "B", "C", "D"), KENYA)  # two rows checked
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [("ትክክለኛው መልስ፦ `B`", "am"), ("መልሲ፦ B (ኣስመራ)", "ti")],  # Ethiopic's preface colon
+)
+def test_a_label_with_its_scripts_own_colon(reply: str, language: str) -> None:
+    both_ways(reply, "B", ("A", "B", "C", "D"), language=language)
+
+
+@pytest.mark.parametrize(("reply", "language"), [("Jawaban: opsi ke-2.", "id"), ("گزینهٔ ۲", "fa"), ("Option 2", "en")])
+def test_an_option_named_by_its_number_in_any_script(reply: str, language: str) -> None:
+    assert read_choice(reply, ("A", "B", "C", "D"), language=language) == "B"
