@@ -828,7 +828,7 @@ def commitments(
 
 
 # A short reply: at most three sentences and 50 words, finished by a full stop of any script.
-_SHORT_SENTENCES, _SHORT_WORDS = 3, 50
+_SHORT_SENTENCES, _SHORT_WORDS, _ANSWER_FIRST_WORDS = 3, 50, 4
 # two mentions one or two short words apart: joined in any language ("A û B", "nii A kui ka B", "la A como la B")
 _NEAR_JOINT = re.compile(rf"(?=({_M})[ \t]+(?:[^\W\d_]{{1,4}}[ \t]+){{1,2}}({_M}))")
 
@@ -893,8 +893,15 @@ def _sole_option(
         ]
         kept_in.append(kept if kept or not mentions else None)
     stating = max((i for i, kept in enumerate(kept_in) if kept), default=None)
-    if stating is None or not all(kept is None for kept in kept_in[stating + 1 :]):
-        return []  # (a later sentence that names nothing, or names an option it keeps: the reply goes on)
+    # an answer first, in a few words, then its reasons ("D ni. Ọjọ́ méje ló wà ...", "A variantı. Avtobus ..."); else
+    # a later sentence that names nothing, or names an option it keeps: the reply goes on
+    first = (
+        stating == 0
+        and len(sentences[0].split()) <= _ANSWER_FIRST_WORDS
+        and not re.search(rf"{_M}[ \t]*[:：]", sentences[0])  # ("Option A: <its text>. ..." labels a discussion)
+    )
+    if stating is None or not all(kept is None or first and not kept for kept in kept_in[stating + 1 :]):
+        return []
     named = [at for kept in kept_in if kept for at in kept]
     options = {_index(text[at]) for at in named}
     sentence, start = sentences[stating], bounds[stating]
@@ -906,10 +913,15 @@ def _sole_option(
     ):
         return []
     ours = [at for at in named if at >= start]
-    if not (
-        any(ord(text[at]) >= _TEXT or _ENDS_CLAUSE.match(text, at) for at in ours)
-        or any(p.search(sentence) for p in (patterns.answer_own, patterns.correct_own, patterns.hedge_own))
-    ):
+    in_words = any(p.search(sentence) for p in (patterns.answer_own, patterns.correct_own, patterns.hedge_own))
+    by_text = any(ord(text[at]) >= _TEXT for at in ours)
+    # (a clause ending with the letter states it; but before reasons, in a script without spaces, a few characters
+    # hold a whole clause: "我先看看A。然后 ..." looks at A first, so there the text or a word that commits must say it)
+    reasons = any(kept == [] for kept in kept_in[stating + 1 :])
+    ends_clause = any(_ENDS_CLAUSE.match(text, at) for at in ours) and not (
+        reasons and re.search(_UNSPACED_CHAR, sentence)
+    )
+    if not (in_words or by_text or ends_clause):
         return []
     # another option's text too short to be marked, named all the same in it ("... Bakı, Gəncə və Sumqayıtdır.")
     lowered = sentence.casefold()

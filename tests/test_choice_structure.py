@@ -364,3 +364,17 @@ def test_a_label_with_its_scripts_own_colon(reply: str, language: str) -> None:
 @pytest.mark.parametrize(("reply", "language"), [("Jawaban: opsi ke-2.", "id"), ("گزینهٔ ۲", "fa"), ("Option 2", "en")])
 def test_an_option_named_by_its_number_in_any_script(reply: str, language: str) -> None:
     assert read_choice(reply, ("A", "B", "C", "D"), language=language) == "B"
+
+
+@pytest.mark.parametrize(
+    ("reply", "language", "expected"),
+    [
+        ("B ni. Ọjọ́ méje ló wà nínú ọ̀sẹ̀ kan.", "yo", "B"),  # the answer in a few words, then its reasons
+        ("B variantı. Avtobus getdiyi üçün qaçdı.", "az", "B"),
+        ("Вариант B. Первый вариант не связан с сюжетом.", "ru", "B"),
+        ("我先看看B。它说小狗跑回家。", "zh", None),  # a few characters hold a whole clause: looks at B first
+        ("Option B: the boy ran home. This is about the dog.", "en", None),  # a label opening a discussion
+    ],
+)
+def test_an_answer_first_then_its_reasons(reply: str, language: str, expected: str | None) -> None:
+    both_ways(reply, expected, ("A", "B", "C", "D"), language=language)
