@@ -839,7 +839,8 @@ def _joined_by_a_word(patterns: _Patterns, text: str, at: int) -> frozenset[int]
         if m.start() > at:
             break
         ends = (m.start(1), m.start(2))
-        if at in ends and _index(m[1]) != _index(m[2]) and not any(_negated(patterns, text, e, e + 1) for e in ends):
+        taken_back = (not _KEPT.match(text, e) or _negated(patterns, text, e, e + 1) for e in ends)  # "A over B"
+        if at in ends and _index(m[1]) != _index(m[2]) and not any(taken_back):
             return _options(m[1] + m[2])
     return frozenset()
 
