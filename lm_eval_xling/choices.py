@@ -872,8 +872,9 @@ def _sole_option(
     text, by a letter ending its clause, or in a sentence with a word of the reply's language that commits (answer,
     correct, a hedge that commits). Not where the reply asks, nor where the sentence sets a condition or speaks of
     what would be, nor under a heading that names an option, nor where another option's text stands in the
-    statement or a sentence without a rejection follows ("Option B mentions the moon. Let me reread the story.").
-    A letter opening a sentence before a word is no mention in a language whose article it may be ("A week has")."""
+    statement or a sentence without a rejection follows ("Option B mentions the moon. Let me reread the story."),
+    unless the answer came first in a few words ("D ni. Ọjọ́ méje ló wà ..."). A letter opening a sentence before a
+    word is no mention in a language whose article it may be ("A week has")."""
     if len(text) > 600 or len(text.split()) > _SHORT_WORDS or re.search(r"[?？؟]", text) or not _FINISHED.search(text):
         return []
     bounds = [0, *(m.end() for m in _SENTENCE_START.finditer(text.rstrip(" \t\"'”’»)]}*.!。！।॥။።۔։"))), len(text)]
