@@ -49,12 +49,16 @@ SIMPLE_EVALS_LETTER = {"أ": "A", "ب": "B", "ج": "C", "د": "D", "অ": "A", "
                        "Ｂ": "B", "Ｃ": "C", "Ｄ": "D"}  # fmt: skip
 STANDALONE_AB = re.compile(r"(?<![^\W_])[AB](?![^\W_])")  # not touching a letter or digit
 SWAP = {"A": "B", "B": "A"}
+STORED_LABEL = re.compile(r"[(\[]?[A-Za-z][.)\]][ \t]*")
 CYRILLIC_B = re.compile(r"(?<![^\W_])Б(?![^\W_])")
 
 
 def mirror(reply: str, texts: list[str]) -> str:
     """The reply with A and B swapped where they stand alone, and so their Cyrillic forms (А with В, its look-alike,
-    or with Б where the reply letters in Cyrillic order); the options' own texts in it are kept as written."""
+    or with Б where the reply letters in Cyrillic order); the options' own texts in it are kept as written, but for
+    a label the source stored in every one of them."""
+    if len(texts) > 1 and all(STORED_LABEL.match(t) for t in texts):  # "a.\tLassa fever": the label swaps too
+        texts = [STORED_LABEL.sub("", t, count=1) for t in texts]
     kept = sorted((t for t in texts if len(t) > 1), key=len, reverse=True)
     for i, text in enumerate(kept):
         reply = reply.replace(text, f"\ue100{i}\ue101")

@@ -386,15 +386,23 @@ def _fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).strip(" .!?\"'")
 
 
+# a label a source stored in every option's text ("a.\tLassa fever"): the presentation's, so any letter's label
+# before the rest is that option's text ("B. Lassa fever" where the options were given in another order)
+_STORED_LABEL = re.compile(r"[(\[]?[a-z][.)\]][ \t]*")
+
+
 def _mark_texts(text: str, texts: Sequence[str]) -> str:
     """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention, with the rest of
     its last word where a few letters remain (an ending or a variant spelling: "Sumqayıtdır", "pneumoniae"); longer
     texts first, so an option whose text holds another's ("yalnız II" in "yalnız II və III") is read as itself."""
     folded_texts = [(_fold(option) if isinstance(option, str) else "", i) for i, option in enumerate(texts)]
+    labelled = len(texts) > 1 and all(_STORED_LABEL.match(folded) for folded, _ in folded_texts)
     for folded, i in sorted(folded_texts, key=lambda t: -len(t[0])):
         if len(folded) >= (3 if re.search(_CJK, folded) else 8):
             ending = r"(?:[^\W\d_]{1,4}(?![^\W\d_]))?" if folded[-1:].isalpha() and not re.search(_CJK, folded) else ""
-            text = re.sub("(?i)" + " ".join(map(re.escape, folded.split())) + ending, chr(_TEXT + i), text)
+            label = _STORED_LABEL.match(folded).end() if labelled else 0
+            words = " ".join(map(re.escape, folded[label:].split()))
+            text = re.sub(f"(?i){f'(?-i:{_STORED_LABEL.pattern})' if label else ''}{words}{ending}", chr(_TEXT + i), text)
     return text
 
 
