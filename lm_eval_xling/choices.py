@@ -58,7 +58,7 @@ _ORDINALS = {
 # every joint is one of these strings, and a mention that follows one is never where a statement starts (each chain
 # of mentions is read once: "B or B or ..." stays linear).
 _JOINTS = (",", ", ", " ,", "/", " / ", "&", " & ", "+", " + ", " and ", " or ", " na ", " au ", " da ", " ko ",
-           " und ", " oder ", "和", "或", "与")  # fmt: skip
+           " und ", " oder ", "和", "或", "与", " و ", " و", " ו")  # fmt: skip ("A وB": Arabic "and" joins the next word)
 # Words that negate or set aside the mention after them (a reading is single-spaced: one lookbehind per word).
 _NEGATORS = (
     "not", "never", "nor", "rather than", "instead of", "over", "than", "unlike", "except", "vs", "vs.", "versus",
@@ -198,6 +198,10 @@ class _Patterns:
     doubt: re.Pattern[str]
 
 
+# a one-letter word written joined to the next in Arabic and Hebrew script ("B وC": "and C"; "הB")
+_PROCLITIC = r"(?<=(?<!\w)[\u0648\u0641\u0628\u0644\u0643\u05d5\u05d4\u05d1\u05dc\u05de\u05e9])"
+
+
 def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
     """How a reply names the option lettered `c` (an ASCII capital)."""
     low, own_text = c.lower(), chr(ord(mark) - _BASE + _TEXT)
@@ -208,7 +212,7 @@ def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
         # (a suffix after a hyphen: "C-dir", "B-ге"; not "A-level"), nor an article before another option's text
         # ("A palindrome": the text of B)
         (
-            rf"(?<!{_LETTERISH})(?<!['’-]){c}(?!{_LETTERISH})(?!['’][sS]\b)(?!-(?![^\W\d_]{{1,4}}(?![^\W\d_]))\w)"
+            rf"(?:(?<!{_LETTERISH})|{_PROCLITIC})(?<!['’-]){c}(?!{_LETTERISH})(?!['’][sS]\b)(?!-(?![^\W\d_]{{1,4}}(?![^\W\d_]))\w)"
             rf"(?!\.[ \t]?[a-z])(?![ \t]+(?!{own_text})[\ue080-\ue0ff])",
             mark,
         ),
@@ -406,6 +410,11 @@ def _mark_texts(text: str, texts: Sequence[str]) -> str:
     return text
 
 
+def _shouted(line: str) -> bool:
+    """Every letter of the line a capital: not a line of a script without capitals ("...是H2O，所以正确答案是B。")."""
+    return all(c.isupper() for c in line if c.isalpha())
+
+
 # What a small letter ending a statement may follow to be an option ("the answer is a.", "jibu ni b.").
 _COPULAS = (
     "|".join(rf"(?<=\b{w} )" for w in ("is", "be", "ni", "ce", "ne", "ist", "lautet", "choose", "pick")) + "|(?<=:)"
@@ -420,8 +429,8 @@ _SAME_TWICE = re.compile(rf"({_M})[ \t,:(\"'\-–—)]*({_M})")
 # script's own letters in their order (Greek "Γ" "Δ", Arabic "أ ب ج د" with Persian and Urdu's "الف", Hebrew
 # "א ב ג ד", Devanagari "क ख ग घ", Thai "ก ข ค ง", Ethiopic "ሀ ለ ሐ መ", Burmese "က ခ ဂ ဃ", the other Indic and
 # Southeast Asian scripts, Georgian, Armenian). Cyrillic "В" is B, though third in its alphabet, and "Г" is no
-# option: models that
-# answer Latin letters in Cyrillic write "Б)" and "Д)" for B and D (real4's Kazakh and Tatar replies).
+# option: models that answer Latin letters in Cyrillic write "Б)" and "Д)" for B and D (real4's Kazakh and Tatar
+# replies); but followed by the text of the option at its place in the alphabet, "В" and "Г" are C and D.
 _OTHER_LETTERS = {
     **{chr(0x1F170 + i): chr(0x41 + i) for i in range(26)},  # 🅰 🅱 ...
     **dict(zip("АБВСДЕΑΒΓΔΕ", "ABBCDEABCDE", strict=True)),
@@ -452,8 +461,10 @@ _OTHER_LETTERS = {
     "ا": "A",
 }
 _OTHER_LETTER = re.compile(
-    rf"(?<![^\s(\[{{\"'*:：\-–—])(?:الف|[{''.join(_OTHER_LETTERS)}]\ufe0f?)(?=[\s.,;:!?)\]}}\"'*।॥؟،。：۔።၊။។·]|$)"
+    rf"(?<![^\s(\[{{\"'*:：\-–—])(?:الف|[Г{''.join(_OTHER_LETTERS)}]\ufe0f?)(?=[\s.,;:!?)\]}}\"'*।॥؟،。：۔።၊။។·]|$)"
 )
+_CYRILLIC_ORDER = "АБВГДЕ"
+_TEXT_AFTER = re.compile(r"[ \t]*[.):\]]?[ \t]*([\ue080-\ue0ff])")  # "В) <the third option's text>"
 
 
 _NO_MARKS = dict.fromkeys(range(0xE000, 0xE100), "\ufffd")
@@ -466,13 +477,16 @@ def _latin_letter(text: str, letter: re.Match[str]) -> str:
         and text[letter.end() : letter.end() + 8].lstrip(". \t")[:1].isupper()
     ):
         return letter[0]
-    return "A" if letter[0] == "الف" else _OTHER_LETTERS[letter[0][0]]
+    # a Cyrillic letter in its alphabet's order where the option's own text follows it ("В) Угљен-диоксид": C)
+    if (after := _TEXT_AFTER.match(text, letter.end())) and _CYRILLIC_ORDER.find(letter[0]) == _index(after[1]):
+        return chr(0x41 + _index(after[1]))
+    return "A" if letter[0] == "الف" else _OTHER_LETTERS.get(letter[0][0], letter[0])
 
 
 def _mark(text: str, patterns: _Patterns, texts: Sequence[str]) -> str:
     """The text with every option mention replaced by its mark (its lines kept)."""
     text = text.translate(_NO_MARKS)  # the reply's own private-use characters are no marks
-    text = _CAPS.sub(lambda m: m[0] if m[1] or m[0] != m[0].upper() else m[0].lower(), text)  # read as any line
+    text = _CAPS.sub(lambda m: m[0] if m[1] or not _shouted(m[0]) else m[0].lower(), text)  # read as any line
     text = _mark_texts(text, texts)  # (before other scripts' letters: "D) Б гына дөрес" quotes D's text)
     if patterns.lettered:
         text = _OTHER_LETTER.sub(partial(_latin_letter, text), text)
@@ -760,6 +774,9 @@ def commitments(
         if group == "h" and rejecting(m.start()):
             rejections.append((*read(m, group), None))  # "Incorrect option: B"
             continue
+        sentence = _opening(_SENTENCE_START, text, m.start(group))
+        if _conditional(patterns, text, sentence, m.start(group)) and not _FORCED_CHOICE.search(text, sentence, m.start(group)):
+            continue  # "Если вопрос о наземных животных — A, если обо всех — B."
         (named_lone if m["n"] or m["m"] else plain).append(read(m, group))
     plain += [
         (starts[i] + m.start("g"), _options(m["g"]))
@@ -852,7 +869,9 @@ def _joined_by_a_word(patterns: _Patterns, text: str, at: int) -> frozenset[int]
     return frozenset()
 
 
-_FINISHED = re.compile(r"[.!。！।॥။።۔։][ \t\"'”’»)\]}*]*\Z")
+# scripts whose writers end a sentence or part a clause with a space (Thai, Lao, Khmer)
+_SPACE_PARTED = r"\u0e00-\u0eff\u1780-\u17ff"
+_FINISHED = re.compile(rf"(?:[.!。！।॥။።۔։][ \t\"'”’»)\]}}*]*|[{_SPACE_PARTED}])\Z")
 _KEPT = re.compile(rf"{_NOT_NEGATED}{_M}(?!{_NEGATED_AFTER})")  # a mention no negator next to it takes back
 # A sentence's first word that may be an article ("A week has ...", Hungarian "A pókoknak ...", Galician "A capital
 # ..."), in the languages whose article is a capital letter; unknown language: any
@@ -861,7 +880,8 @@ _LETTER_ARTICLES = frozenset({"en", "pt", "gl", "hu", "ro", None})
 # a mention at most three words before its clause ends ("B болушу керек.", "ngu-B,", "B ló tẹ̀lé e,", "C啦，"): a
 # statement of the option, not a description of it ("Sentence A is in the past tense, like the rest of the story.")
 _ENDS_CLAUSE = re.compile(
-    rf"{_M}(?:-[^\W\d_]{{1,4}})?[ \t)\]}}\"'”’»*]*(?:{_PARTICLE}[ \t)\]}}\"'”’»*]*){{0,3}}(?:[{_CLAUSE_MARKS}]|\Z)"
+    rf"{_M}(?:-[^\W\d_]{{1,4}})?[ \t)\]}}\"'”’»*]*(?:{_PARTICLE}[ \t)\]}}\"'”’»*]*){{0,3}}"
+    rf"(?:[{_CLAUSE_MARKS}]|\Z|(?<=[{_SPACE_PARTED}])[ \t]+(?=[{_SPACE_PARTED}]))"
 )
 
 
@@ -980,16 +1000,25 @@ def _checked_row(lines: list[str], kinds: list[str], starts: list[int]) -> list[
 def _labelled(
     patterns: _Patterns, lines: list[str], kinds: list[str], starts: list[int]
 ) -> tuple[list[tuple[int, frozenset]], list[tuple[int, frozenset]]]:
-    """Lines "<label>: B" whose label names no option, holds no digit (a step, a question's number) nor a negator,
+    """Lines "<label>: B" (or a heading over "B ...") whose label names no option, holds no digit (a step, a question's number) nor a negator,
     and is not given to different options on several lines (an enumeration); the rest of the line may go on with
     the option's text or a reason, but not reject it; on the last line, also a short statement about the option
     alone ("Konklusjon: B er den mest naturlige fortsettelsen."). Those whose label rejects ("Incorrect option: B")
     apart."""
+    candidates = [(i, line, starts[i]) for i, line in enumerate(lines) if kinds[i] in ("text", "item", "field")]
+    # a heading is the label of the line under it ("## Odgovor" / "**C) Tihi ocean**")
+    candidates += [
+        (i + 1, f"{heading}: {lines[i + 1]}", starts[i + 1] - len(heading) - 2)
+        for i, line in enumerate(lines[:-1])
+        if kinds[i] == "heading"
+        and kinds[i + 1] in ("text", "item")
+        and (heading := line.rstrip(" \t:："))
+        and not _opens_list(patterns, lines, i + 1)  # ("### Şimdi seçenekleri kontrol edelim:" over "- A) ...")
+    ]
     hits = [
-        (i, m)
-        for i, line in enumerate(lines)
-        if kinds[i] in ("text", "item", "field")
-        and (m := patterns.labelled.match(line))
+        (i, m, start)
+        for i, line, start in candidates
+        if (m := patterns.labelled.match(line))
         and len(m["label"].split()) <= 4
         and not patterns.negation.search(m["label"])
         and not patterns.negation.search(m["rest"])
@@ -997,12 +1026,12 @@ def _labelled(
         and (not m["clause"] or i == len(lines) - 1 and _statement(patterns, m["clause"]))
     ]
     given: dict[str, set] = {}
-    for _, m in hits:
+    for _, m, _ in hits:
         given.setdefault(m["label"].strip(" *\"'").casefold(), set()).update(_options(m["g"]))
     plain, rejected = [], []
-    for i, m in hits:
+    for _, m, start in hits:
         if len(given[m["label"].strip(" *\"'").casefold()]) == 1:
-            found = (starts[i] + m.start("g"), _options(m["g"]))
+            found = (start + m.start("g"), _options(m["g"]))
             (rejected if patterns.wrong.search(m["label"]) else plain).append(found)
     return plain, rejected
 

@@ -378,3 +378,56 @@ def test_an_option_named_by_its_number_in_any_script(reply: str, language: str) 
 )
 def test_an_answer_first_then_its_reasons(reply: str, language: str, expected: str | None) -> None:
     both_ways(reply, expected, ("A", "B", "C", "D"), language=language)
+
+
+OCEANS = ("Atlantic", "Indian Ocean", "Pacific Ocean", "Arctic")
+
+
+def test_a_heading_labels_the_option_line_under_it() -> None:
+    both_ways("## Odgovor\n\n**B) Indian Ocean**\n\nIt lies between Africa and Australia.", "B", ABCD, OCEANS, "hr")
+    # a heading over a list that goes through the options is no label
+    listing = "### Checking the options\n- **A) Atlantic**: west of Africa.\n- **B) Indian Ocean**: east of it."
+    both_ways(listing, None, ABCD, OCEANS)
+
+
+def test_a_line_of_a_script_without_capitals_is_not_shouting() -> None:
+    """A chemical formula in a Chinese line leaves the line's letters as written ("CO2" is no shouted line)."""
+    both_ways("选B……不对，CO₂是二氧化碳，水是H₂O，所以正确答案是A。", "A", ABCD, ("H₂O", "CO₂", "O₂", "NaCl"), "zh")
+    both_ways("THE ANSWER IS B.", "B", ABCD)  # a shouted English line still reads
+
+
+@pytest.mark.parametrize(
+    ("reply", "language", "expected"),
+    [
+        ("ข้อ B ค่ะ เพราะเด็กหิวมาก", "th", "B"),  # a space parts Thai clauses; no full stop ends a Thai reply
+        ("ข้อ B พูดถึงดวงจันทร์ ส่วนข้อ A", "th", None),
+    ],
+)
+def test_a_space_parts_clauses_in_thai(reply: str, language: str, expected: str | None) -> None:
+    both_ways(reply, expected, language=language)
+
+
+def test_a_condition_before_a_dashed_option_is_no_answer() -> None:
+    both_ways("Если считать только сушу — A, если всех животных — B.", None, ABCD, language="ru")
+    both_ways("If I had to choose — B.", "B", ABCD)
+
+
+def test_an_arabic_or_hebrew_proclitic_joined_to_a_letter() -> None:
+    both_ways("يمكن اعتبار الخيارين A وB صحيحين.", None, ABCD, language="ar")  # "A and B": both
+    both_ways("שתי האפשרויות A וB מתאימות.", None, ABCD, language="he")
+
+
+def test_a_cyrillic_letter_in_its_alphabets_order_before_its_options_text() -> None:
+    texts = ("Кисеоник", "Азот", "Угљен-диоксид", "Хелијум")
+    assert read_choice("В) Угљен-диоксид", ABCD, texts, language="sr") == "C"
+    assert read_choice("Г) Хелијум", ABCD, texts, language="sr") == "D"
+    assert read_choice("В) Азот", ABCD, texts, language="kk") == "B"  # "В" for B, as Kazakh replies write it
+
+
+def test_a_label_stored_in_every_options_text_is_the_presentations() -> None:
+    """Sources that keep "a.\\t" in each text: the reply's "B. <text>" is that text however the options were ordered."""
+    texts = ("a.\tLassa fever", "b.\tEbola virus disease", "c.\tDengue fever", "d.\tYellow fever")
+    assert read_choice("A. a. Lassa fever\n\nRationale: it is endemic.", ABCD, texts) == "A"
+    swapped = ("a.\tEbola virus disease", "b.\tLassa fever", *texts[2:])
+    assert read_choice("B. b. Lassa fever\n\nRationale: it is endemic.", ABCD, swapped) == "B"
+    assert read_choice("The correct options are:\nA. Lassa fever\nC. Dengue fever", ABCD, texts) is None
