@@ -57,8 +57,9 @@ _ORDINALS = {
 # What joins mentions into one statement about several options ("A or B", "A, B"). A reading is single-spaced, so
 # every joint is one of these strings, and a mention that follows one is never where a statement starts (each chain
 # of mentions is read once: "B or B or ..." stays linear).
+# (Arabic script's "and" is written joined to the next word: "A وB")
 _JOINTS = (",", ", ", " ,", "/", " / ", "&", " & ", "+", " + ", " and ", " or ", " na ", " au ", " da ", " ko ",
-           " und ", " oder ", "和", "或", "与", " و ", " و", " ו")  # fmt: skip ("A وB": Arabic "and" joins the next word)
+           " und ", " oder ", "和", "或", "与", " و ", " و", " ו")  # fmt: skip
 # Words that negate or set aside the mention after them (a reading is single-spaced: one lookbehind per word).
 _NEGATORS = (
     "not", "never", "nor", "rather than", "instead of", "over", "than", "unlike", "except", "vs", "vs.", "versus",
@@ -406,7 +407,9 @@ def _mark_texts(text: str, texts: Sequence[str]) -> str:
             ending = r"(?:[^\W\d_]{1,4}(?![^\W\d_]))?" if folded[-1:].isalpha() and not re.search(_CJK, folded) else ""
             label = _STORED_LABEL.match(folded).end() if labelled else 0
             words = " ".join(map(re.escape, folded[label:].split()))
-            text = re.sub(f"(?i){f'(?-i:{_STORED_LABEL.pattern})' if label else ''}{words}{ending}", chr(_TEXT + i), text)
+            text = re.sub(
+                f"(?i){f'(?-i:{_STORED_LABEL.pattern})' if label else ''}{words}{ending}", chr(_TEXT + i), text
+            )
     return text
 
 
@@ -774,8 +777,8 @@ def commitments(
         if group == "h" and rejecting(m.start()):
             rejections.append((*read(m, group), None))  # "Incorrect option: B"
             continue
-        sentence = _opening(_SENTENCE_START, text, m.start(group))
-        if _conditional(patterns, text, sentence, m.start(group)) and not _FORCED_CHOICE.search(text, sentence, m.start(group)):
+        at, sentence = m.start(group), _opening(_SENTENCE_START, text, m.start(group))
+        if _conditional(patterns, text, sentence, at) and not _FORCED_CHOICE.search(text, sentence, at):
             continue  # "Если вопрос о наземных животных — A, если обо всех — B."
         (named_lone if m["n"] or m["m"] else plain).append(read(m, group))
     plain += [
@@ -827,7 +830,8 @@ def commitments(
 
     # a short reply naming one option is its answer when nothing else commits; a rejection when nothing else does
     # ("The wrong one is C")
-    for candidates in (found, _sole_option(patterns, text, texts, kinds, line_of, language), rejections):
+    for stage in (found, None, rejections):  # (the short-reply rule only where nothing before it commits)
+        candidates = _sole_option(patterns, text, texts, kinds, line_of, language) if stage is None else stage
         found = sorted(candidates, key=lambda f: f[0])
         first = next((f for f in found if holds(f)), None)
         # the answer to the question asked, not to one the reply invents after it (a restated question comes first)
@@ -1000,11 +1004,11 @@ def _checked_row(lines: list[str], kinds: list[str], starts: list[int]) -> list[
 def _labelled(
     patterns: _Patterns, lines: list[str], kinds: list[str], starts: list[int]
 ) -> tuple[list[tuple[int, frozenset]], list[tuple[int, frozenset]]]:
-    """Lines "<label>: B" (or a heading over "B ...") whose label names no option, holds no digit (a step, a question's number) nor a negator,
-    and is not given to different options on several lines (an enumeration); the rest of the line may go on with
-    the option's text or a reason, but not reject it; on the last line, also a short statement about the option
-    alone ("Konklusjon: B er den mest naturlige fortsettelsen."). Those whose label rejects ("Incorrect option: B")
-    apart."""
+    """Lines "<label>: B" (or a heading over "B ...") whose label names no option, holds no digit (a step, a
+    question's number) nor a negator, and is not given to different options on several lines (an enumeration); the
+    rest of the line may go on with the option's text or a reason, but not reject it; on the last line, also a short
+    statement about the option alone ("Konklusjon: B er den mest naturlige fortsettelsen."). Those whose label
+    rejects ("Incorrect option: B") apart."""
     candidates = [(i, line, starts[i]) for i, line in enumerate(lines) if kinds[i] in ("text", "item", "field")]
     # a heading is the label of the line under it ("## Odgovor" / "**C) Tihi ocean**")
     candidates += [
