@@ -164,9 +164,9 @@ _FORCED_CHOICE = re.compile(
 )
 _LIST_ITEM = re.compile(r"[ \t]*\(?(?:\d{1,2}|[A-Za-z])[.)][ \t]+")  # "1. ", "B) ", "(a) "
 # (full stops, commas and question marks of the tasks' scripts: Ethiopic, Arabic, Devanagari, Burmese, Khmer, CJK)
-_CLAUSE_MARKS = ".!?;,:。！？，；：、።፣፤፧؟،؛۔।॥။၊។៕—։՝"
+_CLAUSE_MARKS = ".!?;,:。！？，；：、።፣፤፧؟،؛۔।॥။၊។៕—–։՝"
 _CLAUSE_START = re.compile(rf"(?!(?<=\d)[.,]\d)[{_CLAUSE_MARKS}\n]")  # (not a decimal point: "1.5")
-_SENTENCE_START = re.compile(r"(?!(?<=\d)\.\d)[.!?;\n。！？።፧؟۔।॥။។៕։]")
+_SENTENCE_START = re.compile(r"(?!(?<=\d)\.\d)[.!?;\n。！？።፧؟۔।॥။។៕։]+")  # ("B... oya": one stop)
 
 
 @dataclass(frozen=True)
@@ -184,6 +184,7 @@ class _Patterns:
     final: re.Pattern[str]  # the letter ending the reply's last statement ("Waa B.", "C'est B.", "Bです", "B'dir")
     restated: re.Pattern[str]  # a last line that only restates an option ("**C) Yalnız III**", "Jibu: <B's text>")
     far: re.Pattern[str]  # an answer noun a few words before a mention that ends its phrase ("Jibu sahihi ni A.")
+    contrast: re.Pattern[str]  # an answer noun before one option taken back and another ("is not A but B")
     hedged: re.Pattern[str]  # a hedge that still commits ("probably B", "Watakila A,")
     joined: re.Pattern[str]  # a joint ending a text ("Madrid, or ")
     answer: re.Pattern[str]  # every language's nouns for "answer"
@@ -217,8 +218,8 @@ def _letter_mentions(c: str, mark: str) -> list[tuple[str, str]]:
             rf"(?!\.[ \t]?[a-z])(?![ \t]+(?!{own_text})[\ue080-\ue0ff])",
             mark,
         ),
-        # after a copula or class prefix and a hyphen ("ngu-C", "yi-B")
-        (rf"(?<![^\W\d_])(?P<p>[A-Za-z][a-z]{{1,2}})-{c}(?!{_LETTERISH})(?!['’-])", rf"\g<p>-{mark}"),
+        # after a copula or class prefix and a hyphen ("ngu-C", "yi-B"), or a Nguni copula written joined ("nguA")
+        (rf"(?<![^\W\d_])(?P<p>[A-Za-z][a-z]{{1,2}}-|(?i:ng[ui]|yi))-?{c}(?!{_LETTERISH})(?!['’-])", rf"\g<p>{mark}"),
         (rf"(?:{_COPULAS})[ \t]*{low}(?={_PHRASE_END})", " " + mark),
         (rf"^[ \t\"'(\[{{]*{low}(?=[ \t\"')\]}}.!]*$)", mark),  # a line that is only "b"
         (rf"(?<!{_LETTERISH}){low}(?!{_LETTERISH})(?=(?i:{'|'.join(_PREDICATES)}))", mark),
@@ -303,6 +304,7 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
     )
     joints = (*_JOINTS, *words_joining, *("," + w for w in words_joining))  # "A or B", "A, or B", "A, ir B"
     joint = "(?:" + "|".join(re.escape(j) for j in sorted(set(joints), key=len, reverse=True)) + ")"
+    joining = rf"(?i:(?:{'|'.join(re.escape(w.strip()) for w in words_joining)})(?!\w))"  # ("maybe X or B": two)
     chain_start = "".join(rf"(?<!{_M}{re.escape(j)})" for j in sorted(set(joints)))
     group = rf"(?={_M}){_NOT_NEGATED}{chain_start}(?P<g>{_M}(?:{joint}{_M})*+)(?!{_NEGATED_AFTER})"
     words = {kind: choice_words.pattern(kind, language) for kind in choice_words.KINDS}
@@ -327,14 +329,23 @@ def _compile(names: tuple[tuple[str, ...], ...], language: str | None = None) ->
         ),
         # a hedge that still commits: "probably B", "Watakila A, domin ...", "Tarii B ta'uu mala", "可能是B"
         hedged=re.compile(
-            rf"{words['hedge']}{_UNSPACED_CHAR}{{0,6}}?,?(?:[ \t]+(?!{words['negation']}){_WORD}){{0,3}}?"
+            rf"{words['hedge']}{_UNSPACED_CHAR}{{0,6}}?,?(?:[ \t]+(?!{words['negation']}|{joining}){_WORD}){{0,3}}?"
             rf"{gap}{named}{group}"
-            rf"(?=(?:[ \t]+{_WORD}){{0,2}}[ \t]*[,，、.!;]|{_PHRASE_END})",
+            rf"(?=(?:['’-][^\W\d_]{{1,4}})?(?:[ \t]+{_WORD}){{0,2}}[ \t]*[,，、.!;]|{_PHRASE_END})",  # ("a B-t kell")
             lines,
         ),
         far=re.compile(
             rf"{words['answer']}(?:[ \t]+(?!{words['negation']}){_WORD}){{1,3}}?[ \t]*[:=\-–—→]?[ \t]*{named}{group}"
             rf"(?=[ \t)\]}}\"'*]*(?:['’-]?{_WORD}|[ \t]+{_WORD})?[ \t\"')\]}}*]*(?:[.!,;:)(。！।॥။።۔،؛，、–—]|$))",
+            lines,
+        ),
+        # "The answer is not A but B", "La respuesta no es A sino B", "Cevap A değil, B'dir", "መልስ A ሳይሆን B ነው"
+        contrast=re.compile(
+            rf"{words['answer']}(?:[ \t]+(?!{words['negation']}){_WORD}){{0,3}}?[ \t]*[:=\-–—→]?[ \t]*"
+            rf"(?:{words['negation']}(?:[ \t]+{_WORD})?[ \t]+{_M}|{_M}[ \t,]*{words['negation']})"
+            rf"[ \t,]*(?:(?!{words['negation']}){_WORD}[ \t]+)?{group}"
+            rf"(?=[ \t)\]}}\"'*]*(?:['’-]?{_WORD}|[ \t]+{_WORD})?[ \t\"')\]}}*]*"
+            rf"(?:[.!,;:)(。！।॥။።۔،؛，、–—፤]|$))",
             lines,
         ),
         weak=re.compile(
@@ -396,12 +407,18 @@ def _fold(text: str) -> str:
 _STORED_LABEL = re.compile(r"[(\[]?[a-z][.)\]][ \t]*")
 
 
+_ASIDE = re.compile(r"[ \t]*\([^()]*\)\Z")
+
+
 def _mark_texts(text: str, texts: Sequence[str]) -> str:
     """An option's own text (at least 8 characters, or 3 in a CJK script) becomes its text mention, with the rest of
     its last word where a few letters remain (an ending or a variant spelling: "Sumqayıtdır", "pneumoniae"); longer
-    texts first, so an option whose text holds another's ("yalnız II" in "yalnız II və III") is read as itself."""
+    texts first, so an option whose text holds another's ("yalnız II" in "yalnız II və III") is read as itself; a
+    text is also named without the aside in brackets that ends it."""
     folded_texts = [(_fold(option) if isinstance(option, str) else "", i) for i, option in enumerate(texts)]
     labelled = len(texts) > 1 and all(_STORED_LABEL.match(folded) for folded, _ in folded_texts)
+    # and without an aside in brackets that ends it ("Noka ya Orange (Gariep)" named "Noka ya Orange")
+    folded_texts += [(bare, i) for folded, i in folded_texts if (bare := _ASIDE.sub("", folded)) != folded]
     for folded, i in sorted(folded_texts, key=lambda t: -len(t[0])):
         if len(folded) >= (3 if re.search(_CJK, folded) else 8):
             ending = r"(?:[^\W\d_]{1,4}(?![^\W\d_]))?" if folded[-1:].isalpha() and not re.search(_CJK, folded) else ""
@@ -501,19 +518,30 @@ def _mark(text: str, patterns: _Patterns, texts: Sequence[str]) -> str:
 def _mark_short_texts(text: str, texts: Sequence[str]) -> str:
     """An option's text too short to be marked anywhere ("1945", "Tallinn", "True") is marked where it can only be
     the option: after its own letter ("B – Tallinn", "C: Brasília", "A (Glomma)"), before it in brackets ("1945
-    (A)"), boxed ("\\boxed{5}"), ending the reply ("So the prime number is 29.") or opening it ("False. This is a
-    popular myth ...", "Simba ndiye ...")."""
+    (A)"), boxed ("\\boxed{5}"), ending the reply, maybe before a copula ("So the prime number is 29.", "राजधानी
+    मुंबई आहे."), unless the last sentence names another option too ("... ó sì rọ́pò Èkó.": it replaced Lagos),
+    opening it ("False. This is a popular myth ...", "Simba ndiye ...") or as a line's label ("Dolphin: mammal ✓")."""
     lowered = text.casefold()
-    for i, option in enumerate(texts):
-        folded = _fold(option) if isinstance(option, str) else ""
+    folded_texts = [_fold(option) if isinstance(option, str) else "" for option in texts]
+    body = lowered.rstrip(" \t.!。！।॥။።۔։")
+    last = body[_opening(_SENTENCE_START, body, len(body)) :]  # the last sentence
+    for i, folded in enumerate(folded_texts):
         if not folded or chr(_TEXT + i) in text or folded not in lowered:
             continue
         letter, mark = re.escape(chr(_BASE + i)), chr(_TEXT + i)
         word = rf"(?<![^\W_])(?i:{re.escape(folded)})(?![^\W_])"
+        others = any(
+            j != i and re.search(f"[{chr(_BASE + j)}{chr(_TEXT + j)}]|(?<![^\\W_]){re.escape(other)}(?![^\\W_])", last)
+            for j, other in enumerate(folded_texts)
+            if other
+        )
+        ending = (
+            "(?!)" if others else rf"(?<=[ \t:=]){word}(?=(?:[ \t]+[^\s.!?,;:]{{1,6}})?[ \t]*[.!。！।॥။።۔։]?[ \t]*\Z)"
+        )
         text = re.sub(
             rf"(?P<before>{letter}[ \t]*(?:[)\].:：,՝–—]|[ \t]-)?[ \t]*[(\[]?){word}"
             rf"|{word}(?=[ \t]?[(\[]{letter}[)\]])|(?<=\\boxed\{{){word}(?=\}})"
-            rf"|(?<=[ \t:=]){word}(?=[ \t]*[.!。！।॥။።۔։]?[ \t]*\Z)|\A{word}(?=[ \t]*(?:[.:✓✔✅☑]|[–—][ \t]|[^\W\d_]))",
+            rf"|{ending}|\A{word}(?=[ \t]*(?:[.:✓✔✅☑]|[–—][ \t]|[^\W\d_]))|(?<=\n){word}(?=[ \t]*[:：✓✔✅☑✗✘❌])",
             partial(_before_and, mark),
             text,
         )
@@ -615,13 +643,23 @@ _WORDS_AFTER = re.compile(rf"\A[ \t)\]\"'*]*[^{_CLAUSE_MARKS}\n—–{_M[1:-1]}]
 def _negated(patterns: _Patterns, text: str, start: int, end: int) -> bool:
     """A mention (text[start:end]) with a negator among the three words before it in its clause ("not A"), or a
     negator or a word that rejects in the rest of its clause after it ("A değil", "B variantı noto'g'ri", "A emas");
-    a word that rejects before it may qualify the answer ("the incorrect statement is C")."""
+    a word that rejects before it may qualify the answer ("the incorrect statement is C"). Or a mention taken back
+    after an ellipsis ("B... oya, ndisubiyeko.")."""
     after = _WORDS_AFTER.match(text[end : end + 60])[0]
     return bool(
         patterns.negation.search(_words_before(text, start))
         or patterns.negation.search(after)
         or patterns.wrong.search(after)
+        or _retracted(patterns, text, end)
     )
+
+
+_ELLIPSIS_THEN = re.compile(r"[ \t\"')\]*]*(?:\.{2,}|…)[ \t]*([^\s,.!?;:]+)")
+
+
+def _retracted(patterns: _Patterns, text: str, end: int) -> bool:
+    """Whether the mention ending at `end` trails off into a negator ("B... oya", "A… Не, чакайте")."""
+    return bool((m := _ELLIPSIS_THEN.match(text, end)) and patterns.negation.fullmatch(m[1].casefold()))
 
 
 def _opens_list(patterns: _Patterns, lines: list[str], index: int) -> bool:
@@ -749,6 +787,8 @@ def commitments(
                 wrong_ends, m.start()
             )
             (rejections if rejected else found).append((*read(m), partial(cued, m)))
+    contrasted = {read(m)[0] for m in patterns.contrast.finditer(text) if cued(m)}  # (taken back before it: kept)
+    found += [(at, _options(text[at]), None) for at in contrasted]
     verdicts = [(*read(m), partial(_holds_as_verdict, patterns, text, m)) for m in patterns.praised.finditer(text)]
     verdicts += [(*read(m), partial(praised_in_words, m)) for m in patterns.praised_in_words.finditer(text)]
     found += verdicts
@@ -826,7 +866,7 @@ def commitments(
         at, options, check = commitment
         if kinds[line_of(at)] == "heading" or line_of(at) in listing or (check is not None and not check()):
             return False
-        return len(options) != 1 or not _negated(patterns, text, at, at + 1)
+        return len(options) != 1 or at in contrasted or not _negated(patterns, text, at, at + 1)
 
     # a short reply naming one option is its answer when nothing else commits; a rejection when nothing else does
     # ("The wrong one is C")
@@ -875,7 +915,9 @@ def _joined_by_a_word(patterns: _Patterns, text: str, at: int) -> frozenset[int]
 
 # scripts whose writers end a sentence or part a clause with a space (Thai, Lao, Khmer)
 _SPACE_PARTED = r"\u0e00-\u0eff\u1780-\u17ff"
-_FINISHED = re.compile(rf"(?:[.!。！।॥။።۔։][ \t\"'”’»)\]}}*]*|[{_SPACE_PARTED}])\Z")
+_FINISHED = re.compile(
+    rf"(?:[.!。！।॥။።۔։][ \t\"'”’»)\]}}*]*|[{_SPACE_PARTED}]|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?)\Z"
+)
 _KEPT = re.compile(rf"{_NOT_NEGATED}{_M}(?!{_NEGATED_AFTER})")  # a mention no negator next to it takes back
 # A sentence's first word that may be an article ("A week has ...", Hungarian "A pókoknak ...", Galician "A capital
 # ..."), in the languages whose article is a capital letter; unknown language: any
@@ -904,7 +946,8 @@ def _sole_option(
     correct, a hedge that commits). Not where the reply asks, nor where the sentence sets a condition or speaks of
     what would be, nor under a heading that names an option, nor where another option's text stands in the
     statement or a sentence without a rejection follows ("Option B mentions the moon. Let me reread the story."),
-    unless the answer came first in a few words ("D ni. Ọjọ́ méje ló wà ..."). A letter opening a sentence before a
+    unless the answer came first in a few words or with a word that commits ("D ni. Ọjọ́ méje ló wà ...", "B ni
+    ìdáhùn tó tọ́. Bọ́lá láyọ̀ ..."). A letter opening a sentence before a
     word is no mention in a language whose article it may be ("A week has")."""
     if len(text) > 600 or len(text.split()) > _SHORT_WORDS or re.search(r"[?？؟]", text) or not _FINISHED.search(text):
         return []
@@ -922,7 +965,10 @@ def _sole_option(
         kept = [
             at
             for at in mentions
-            if not rejects and _KEPT.match(text, at) and not (articles and _ARTICLE.match(text, at))
+            if not rejects
+            and _KEPT.match(text, at)
+            and not _retracted(patterns, text, at + 1)
+            and not (articles and _ARTICLE.match(text, at))
         ]
         kept_in.append(kept if kept or not mentions else None)
     stating = max((i for i, kept in enumerate(kept_in) if kept), default=None)
@@ -930,7 +976,10 @@ def _sole_option(
     # a later sentence that names nothing, or names an option it keeps: the reply goes on
     first = (
         stating == 0
-        and len(sentences[0].split()) <= _ANSWER_FIRST_WORDS
+        and (
+            len(sentences[0].split()) <= _ANSWER_FIRST_WORDS
+            or any(p.search(sentences[0]) for p in (patterns.answer_own, patterns.correct_own, patterns.hedge_own))
+        )
         and not re.search(rf"{_M}[ \t]*[:：]", sentences[0])  # ("Option A: <its text>. ..." labels a discussion)
     )
     if stating is None or not all(kept is None or first and not kept for kept in kept_in[stating + 1 :]):
@@ -987,16 +1036,18 @@ def _cited(patterns: _Patterns, text: str, at: int, line_start: int) -> bool:
 
 
 _ROW_LABEL = re.compile(rf"[ \t*]*({_L})[ \t*.)]*(?:\||\Z)")
+_ITEM_LABEL = re.compile(rf"[ \t*(]*({_M})")
 _CHECK = re.compile(r"[✓✔✅☑]")
 
 
 def _checked_row(lines: list[str], kinds: list[str], starts: list[int]) -> list[tuple[int, frozenset]]:
-    """A table whose rows open with the options and where one option's row alone holds a check mark ("| C | 北京 |
-    ✓ |"): that option."""
+    """A table or a list whose lines open with the options and where one option's line alone holds a check mark
+    ("| C | 北京 | ✓ |", "- Dolphin: mammal ✓"): that option."""
+    label = {"row": _ROW_LABEL, "item": _ITEM_LABEL}
     checked = [
         (starts[i] + m.start(1), _options(m[1]))
         for i, line in enumerate(lines)
-        if kinds[i] == "row" and (m := _ROW_LABEL.match(line)) and _CHECK.search(line, m.end())
+        if kinds[i] in label and (m := label[kinds[i]].match(line)) and _CHECK.search(line, m.end())
     ]
     return checked if len({options for _, options in checked}) == 1 else []
 

@@ -431,3 +431,62 @@ def test_a_label_stored_in_every_options_text_is_the_presentations() -> None:
     swapped = ("a.\tEbola virus disease", "b.\tLassa fever", *texts[2:])
     assert read_choice("B. b. Lassa fever\n\nRationale: it is endemic.", ABCD, swapped) == "B"
     assert read_choice("The correct options are:\nA. Lassa fever\nC. Dengue fever", ABCD, texts) is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [
+        ("The correct answer is not A but B; the boy saw the child crying.", "en"),
+        ("La respuesta no es A sino B.", "es"),
+        ("Die Antwort ist nicht A, sondern B.", "de"),
+        ("Cevap A değil, B.", "tr"),
+        ("ትክክለኛው መልስ A ሳይሆን B ነው፤ ምክንያቱም ልጁ ያለቅሳል።", "am"),
+    ],
+)
+def test_an_answer_that_takes_one_option_back_for_another(reply: str, language: str) -> None:
+    both_ways(reply, "B", language=language)
+
+
+def test_an_answer_that_only_takes_options_back_is_none() -> None:
+    both_ways("The answer is not A.", None)
+    both_ways("The answer is not A but not B either.", None)
+
+
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [("A... oya, ndisubiyeko. B ni yo nyishu ikwiye kuko yari anezerewe.", "rn"), ("Отговор: A... Не. Отговор: B.", "bg")],
+)
+def test_an_option_taken_back_after_an_ellipsis(reply: str, language: str) -> None:
+    both_ways(reply, "B", language=language)
+
+
+def test_an_answer_sentence_with_a_word_that_commits_then_its_reasons() -> None:
+    both_ways("B ni ìdáhùn tó tọ́. Ọlá láyọ̀ nítorí aṣọ tuntun náà.", "B", language="yo")
+    both_ways("Option B says the boy ran. Then the story goes on.", None)  # no word that commits: a description
+
+
+def test_a_nguni_copula_joined_to_the_letter() -> None:
+    both_ways("Impendulo u-A ayinakwenzeka. Ngoko ke, eyona mpendulo ichanekileyo nguB.", "B", language="xh")
+
+
+RIVERS = ("Noka ya Limpopo", "Noka ya Orange (Gariep)", "Noka ya Vaal", "Noka ya Olifants")
+CAPITALS = ("Lagos", "Dodoma", "Kano", "Ibadan")
+
+
+def test_texts_named_in_their_short_forms() -> None:
+    both_ways("Noka ya Orange ke yona e telele kudu.", "B", ABCD, RIVERS, "nso")  # without the aside in brackets
+    both_ways("The answer is B: Dodoma. Dodoma became the capital in 1996, replacing Lagos.", "B", ABCD, CAPITALS)
+    both_ways("Hedkwatar Tanzaniya ita ce Dodoma ne.", "B", ABCD, CAPITALS, "ha")  # a short text before a copula
+
+
+def test_a_hedge_over_two_options_offers_both() -> None:
+    both_ways("E fit be Lagos or Dodoma sha. I no too sure which one.", None, ABCD, CAPITALS, "pcm")
+
+
+def test_a_reply_ending_with_an_emoji_is_finished() -> None:
+    both_ways("نهر النيل طبعاً 😊", "B", ABCD, ("نهر الأمازون", "نهر النيل", "نهر المسيسيبي", "نهر الفولغا"), "arz")
+
+
+def test_a_list_whose_one_line_holds_a_check_mark() -> None:
+    texts = ("Shark", "Dolphin", "Salmon", "Octopus")
+    both_ways("- Shark: fish ✗\n- Dolphin: mammal ✓\n- Salmon: fish ✗\n\nDolphins breathe air.", "B", ABCD, texts)
