@@ -405,9 +405,7 @@ def _fold(text: str) -> str:
 # a label a source stored in every option's text ("a.\tLassa fever"): the presentation's, so any letter's label
 # before the rest is that option's text ("B. Lassa fever" where the options were given in another order)
 _STORED_LABEL = re.compile(r"[(\[]?[a-z][.)\]][ \t]*")
-
-
-_ASIDE = re.compile(r"[ \t]*\([^()]*\)\Z")
+_ASIDE = re.compile(r"[ \t]*\([^()]*\)\Z")  # an aside in brackets ending a text
 
 
 def _mark_texts(text: str, texts: Sequence[str]) -> str:
@@ -654,7 +652,7 @@ def _negated(patterns: _Patterns, text: str, start: int, end: int) -> bool:
     )
 
 
-_ELLIPSIS_THEN = re.compile(r"[ \t\"')\]*]*(?:\.{2,}|…)[ \t]*([^\s,.!?;:]+)")
+_ELLIPSIS_THEN = re.compile(r"[ \t\"')\]*]*(?:\.{2,}|…)[ \t]*([^\s,.!?;:]{1,30})(?![^\s,.!?;:])")
 
 
 def _retracted(patterns: _Patterns, text: str, end: int) -> bool:
@@ -947,8 +945,8 @@ def _sole_option(
     what would be, nor under a heading that names an option, nor where another option's text stands in the
     statement or a sentence without a rejection follows ("Option B mentions the moon. Let me reread the story."),
     unless the answer came first in a few words or with a word that commits ("D ni. Ọjọ́ méje ló wà ...", "B ni
-    ìdáhùn tó tọ́. Bọ́lá láyọ̀ ..."). A letter opening a sentence before a
-    word is no mention in a language whose article it may be ("A week has")."""
+    ìdáhùn tó tọ́. Bọ́lá láyọ̀ ..."). A letter opening a sentence before a word is no mention in a language whose
+    article it may be ("A week has")."""
     if len(text) > 600 or len(text.split()) > _SHORT_WORDS or re.search(r"[?？؟]", text) or not _FINISHED.search(text):
         return []
     bounds = [0, *(m.end() for m in _SENTENCE_START.finditer(text.rstrip(" \t\"'”’»)]}*.!。！।॥။።۔։"))), len(text)]

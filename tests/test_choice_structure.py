@@ -454,7 +454,10 @@ def test_an_answer_that_only_takes_options_back_is_none() -> None:
 
 @pytest.mark.parametrize(
     ("reply", "language"),
-    [("A... oya, ndisubiyeko. B ni yo nyishu ikwiye kuko yari anezerewe.", "rn"), ("Отговор: A... Не. Отговор: B.", "bg")],
+    [
+        ("A... oya, ndisubiyeko. B ni yo nyishu ikwiye kuko yari anezerewe.", "rn"),
+        ("Отговор: A... Не. Отговор: B.", "bg"),
+    ],
 )
 def test_an_option_taken_back_after_an_ellipsis(reply: str, language: str) -> None:
     both_ways(reply, "B", language=language)
