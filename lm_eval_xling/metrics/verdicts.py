@@ -24,9 +24,25 @@ _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
     r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
 )
-_POSITIVE = r"correct(?:ly)?|right|accurate|acceptable|valid|true"
-_NEGATIVE = r"incorrect(?:ly)?|wrong|inaccurate|unacceptable|invalid|false|mistaken"
-_POLAR = re.compile(rf"(?i)\b(?:{_NEGATIVE}|{_POSITIVE})\b|[✓✔✅☑]|[✗✘❌×]")
+# (and the verdict words of the judges' other languages and idioms: "Richtig.", "Incorrecto.", "Spot on!", "Nope.")
+_POSITIVE = (
+    r"correct(?:ly)?|right|accurate|acceptable|valid|true|spot[ \t-]on|bingo|richtig|korrekt|correct[oae]|exact[oa]"
+    r"|vrai|juste|giusto|certo|verdadeiro|sahihi|正确|正確|对|सही"
+)
+_NEGATIVE = (
+    r"incorrect(?:ly)?|wrong|inaccurate|unacceptable|invalid|false|mistaken|nope|close,?[ \t]+but[ \t]+no"
+    r"|falsch|inkorrekt|incorrect[oae]|faux|fausse|sbagliat[oa]|errad[oa]|err[óo]ne[oa]|不正确|不正確|错误|錯誤|不对|गलत|ग़लत"
+)
+_POLAR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_NEGATIVE}|{_POSITIVE})(?![^\W\d_])|[✓✔✅☑]|[✗✘❌×]")
+# a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
+_UNDECIDED = re.compile(
+    r"(?i)\b(?:can(?:no|')t|unable\s+to|not\s+(?:able|possible)\s+to|impossible\s+to)\s+(?:\w+\s+)?"
+    r"(?:determine|judge|tell|verify|assess|evaluate|decide|say)\b"
+)
+# what marks a later verdict as a revision of an earlier one, not a contradiction ("Correct... wait ... So, incorrect.")
+_REVISION = re.compile(
+    r"(?i)\b(?:wait|actually|no|so|thus|therefore|hence|however|but|on\s+second|re-?check|correction)\b"
+)
 _NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,2}\s*$")
 _BOTH_WAYS = re.compile(rf"(?i)\b(?:{_POSITIVE}|{_NEGATIVE})\s*(?:and|or|/|but\s+also)\s*$")
 _PARTIAL = re.compile(r"(?i)\b(?:partially|partly|half|somewhat|mostly|largely|almost|nearly)\s*-?\s*$")
@@ -44,9 +60,11 @@ _HYPOTHETICAL = re.compile(
     r"(?i)\b(?:if|had|unless|were\s+it|assuming)\b(?:(?!\b(?:but|so|however|yet|as\s+it\s+stands)\b)[^.;\n]){0,120}$|\b(?:would|could|might)\s+(?:only\s+)?(?:have\s+)?(?:be|been)\s+(?:\w+\s+)?$"
 )
 _STATEMENT = re.compile(
-    r"(?im)(?:^|(?<![ \t:\-.!?])[.!?][ \t])[ \t:\-.]*+(?:(?:final[ \t]+)?(?:judge?ment|verdict|decision|evaluation"
+    r"(?im)(?:^|(?<=[.!?][ \t])(?<![ \t:\-.!?][.!?][ \t]))[ \t:\-.]*+"
+    r"(?:(?:so|thus|therefore|hence|overall|finally|actually|wait),?[ \t]+)?"
+    r"(?:(?:final[ \t]+)?(?:judge?ment|verdict|decision|evaluation"
     r"|assessment|grade|result|answer|label|output)[ \t]*(?:is)?[ \t]*[:\-–=]?[ \t]*)?"
-    r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌])(?:[ \t.!]*+$|[.!]+(?=\s))"
+    r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌])(?:[ \t.!।。]*+$|[.!।。]+(?=\s))"
     r"|\b(?:judge?ment|verdict|decision|evaluation|assessment)\b\s*(?:is)?\s*[:\-–=]?\s*"
     r"(?P<w>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r"))\b"
     r"|\b(?:judged?|deemed|marked|ruled|considered|graded|rated)\s+(?:as\s+)?(?P<x>(?:not\s+)?(?:"
@@ -58,8 +76,8 @@ _STATEMENT = re.compile(
 
 
 def _polarity(word: str) -> float:
-    negated = word.lower().startswith("not")
-    word = word.lower().split()[-1]
+    negated = word.lower().startswith("not ")
+    word = word.lower().removeprefix("not").strip()
     positive = word in "✓✔✅☑" or re.fullmatch(_POSITIVE, word) is not None
     return float(positive != negated)
 
@@ -70,9 +88,21 @@ def parse_binary(reply: object) -> float | None:
     if reading.unfinished or reading.refusal:
         return None
     text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", reading.text))
+    undecided = [m.end() for m in _UNDECIDED.finditer(text)]
     if statements := list(_STATEMENT.finditer(text)):
         last = statements[-1]
-        return _polarity(last["v"] or last["w"] or last["x"])
+        if undecided and undecided[-1] > last.start():
+            return None
+        verdict = _polarity(last["v"] or last["w"] or last["x"])
+        if len(statements) > 1:  # two verdicts, the later no revision of the earlier: "Correct. Incorrect."
+            before = statements[-2]
+            if _polarity(before["v"] or before["w"] or before["x"]) != verdict and not _REVISION.search(
+                text, before.end(), last.end()
+            ):
+                return None
+        return verdict
+    if undecided:
+        return None
     text = _GOLD_NAMING.sub(" ", text)
     for match in reversed(list(_POLAR.finditer(text))):
         before = text[max(0, match.start() - 120) : match.start()]
@@ -98,11 +128,12 @@ _SCALE = re.compile(
 )
 _RANGE = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*\d(?:\.\d)?(?![\d.])")
 _SCORES = re.compile(
-    rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|out\s+of|of)\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5, 4 out of 5
+    rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|out\s+of|of|von|de|sur|su|из)\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5
     r"|\b(?:score|rating|rate|rated|grade|graded|judge?ment|verdict|give|gives|given|assign|assigned|award|awarded"
     r"|deserves|earns|merits|go\s+with|settle\s+on|revise\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
     r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)|rather|instead"
-    r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's)\b[^\d\n]{0,25}?(?:\n[ \t]*)?"
+    r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's|put\s+(?:it|this)\s+at)\b[^\d\n]{0,25}?"
+    r"(?:\n[ \t]*)?"
     r"(?<![\d.])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.]*\d)"
 )
 _RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
@@ -111,8 +142,30 @@ _STARS = re.compile(r"[★☆]{5}")
 _LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
 
 
+# scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
+_AS_SCORE = (
+    (re.compile(r"\\boxed\{[ \t]*(\d+(?:\.\d+)?)[ \t]*\}"), r"Score: \1"),
+    (re.compile(r"(?<![\d.])(\d)[ \t]*(?:½|1⁄2)"), r"\1.5"),
+    (re.compile(r"(?i)(?<![\d.])(\d(?:\.5)?)[ \t]*stars?\b"), r"Score: \1"),
+    (re.compile(r"⭐{1,5}"), lambda m: f"Score: {len(m[0])}"),
+    # a one-word label in any language before the number ("Bewertung: 4", "评分：4分", "अंक: 2।"), a number opening
+    # the reply before a dash or colon ("3 — The rationale ...")
+    (
+        re.compile(
+            r"(?m)^[ \t*#]*[^\W\d_][^\s\d:：*]{1,20}[ \t*]*[:：][ \t*]*"
+            r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點)))"
+        ),
+        "Score: ",
+    ),
+    (re.compile(r"\A[ \t*]*(?=\d(?:\.5)?[ \t*]*[-–—:][ \t])"), "Score: "),
+)
+
+
 def _words_to_digits(text: str) -> str:
-    return _WORDS.sub(lambda m: _WORD_NUMBERS[m[1].lower()] + (".5" if m[0].lower().endswith("half") else ""), text)
+    text = _WORDS.sub(lambda m: _WORD_NUMBERS[m[1].lower()] + (".5" if m[0].lower().endswith("half") else ""), text)
+    for pattern, score in _AS_SCORE:
+        text = pattern.sub(score, text)
+    return text
 
 
 def parse_likert(reply: object) -> float | None:

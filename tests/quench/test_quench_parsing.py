@@ -222,3 +222,43 @@ def test_parsers_are_linear_on_a_megabyte(parse):
         start = time.perf_counter()
         parse(text)
         assert time.perf_counter() - start < 10  # quadratic work would take minutes
+
+
+@pytest.mark.parametrize(
+    ("reply", "verdict"),
+    [
+        ("Spot on!", 1.0),
+        ("Close, but no. The gold answer is Mount Kilimanjaro.", 0.0),
+        ("Nope.", 0.0),
+        ("Richtig.", 1.0),  # judges that answer in another language
+        ("Incorrecto. La respuesta correcta es Lima.", 0.0),
+        ("错误。标准答案是1969年。", 0.0),
+        ("गलत। सही उत्तर दिल्ली है।", 0.0),
+        ("Correct... wait, the gold says 1947. So, incorrect.", 0.0),  # a revision
+        ("Incorrect. Actually, correct.", 1.0),
+        ("Correct. Incorrect.", None),  # two verdicts, neither revising the other: none, in either order
+        ("Incorrect. Correct.", None),
+        ("I cannot determine whether the answer is correct without more context.", None),
+    ],
+)
+def test_binary_verdicts_stated_in_other_words(reply, verdict):
+    assert parse_binary(reply) == verdict
+
+
+@pytest.mark.parametrize(
+    ("reply", "score"),
+    [
+        ("\\boxed{4}", 4.0),
+        ("I'd give this a 2½. The key step is missing.", 2.5),
+        ("3 stars", 3.0),
+        ("⭐⭐⭐⭐", 4.0),
+        ("On a 1-5 scale, I'd put it at 4.", 4.0),
+        ("Bewertung: 4 von 5. Die Begründung ist größtenteils korrekt.", 4.0),
+        ("评分：4分。理由基本正确。", 4.0),
+        ("अंक: 2। तर्क में मुख्य त्रुटि है।", 2.0),
+        ("3 — The rationale gets the conclusion right but not the premise.", 3.0),
+        ("Score: 8/10", None),  # off the 1-5 scale: no score, not a guessed conversion
+    ],
+)
+def test_likert_scores_written_other_ways(reply, score):
+    assert parse_likert(reply) == score
