@@ -27,7 +27,7 @@ _PROMPT_WORDING = re.compile(
 # (and the verdict words of the judges' other languages and idioms: "Richtig.", "Incorrecto.", "Spot on!", "Nope.")
 _POSITIVE = (
     r"correct(?:ly)?|right|accurate|acceptable|valid|true|spot[ \t-]on|bingo|richtig|korrekt|correct[oae]|exact[oa]"
-    r"|vrai|juste|giusto|certo|verdadeiro|sahihi|正确|正確|对|सही"
+    r"|vrai|giusto|certo|verdadeiro|sahihi|正确|正確|对|सही"
 )
 _NEGATIVE = (
     r"incorrect(?:ly)?|wrong|inaccurate|unacceptable|invalid|false|mistaken|nope|close,?[ \t]+but[ \t]+no"
@@ -161,7 +161,8 @@ _AS_SCORE = (
 )
 
 
-def _words_to_digits(text: str) -> str:
+def _as_scores(text: str) -> str:
+    """The text with scores written in words or other signs put as digits ("four and a half", "\\boxed{4}")."""
     text = _WORDS.sub(lambda m: _WORD_NUMBERS[m[1].lower()] + (".5" if m[0].lower().endswith("half") else ""), text)
     for pattern, score in _AS_SCORE:
         text = pattern.sub(score, text)
@@ -173,7 +174,7 @@ def parse_likert(reply: object) -> float | None:
     reading = read_reply(reply)
     if reading.unfinished or reading.refusal:
         return None
-    text = _COUNT.sub(" ", _SCALE.sub(" ", _words_to_digits(reading.text)))
+    text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(reading.text)))
     found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m)]
     found += [(m.start(), m) for m in _STARS.finditer(text)]
     if last := _LAST_NUMBER.search(text):  # a revision after the stated score: "Score: 5 - no, too generous. 4."
