@@ -48,10 +48,16 @@ from lm_eval_xling.replies import abstention_ends, read_reply
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
 _SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])and[ \t]+\**"
 _AFTER_ANSWER = r"(?i:\banswers?\b\**[ \t]*(?:is|are|:)(?!\w)[* \t:]*)"
+_ANSWER_FOR = r"(?i:\b(?:answer[ \t]+(?:for|to|of)[ \t]+(?:variable[ \t]+)?|variable[ \t]+))"  # "Answer for X:"
 _STRONG_SEP = r"(?:[ \t]*(?:[:=|]|->|→)|[ \t]+[-–—](?=[ \t]))\**[ \t]*"
 _ANSWER_IS = re.compile(
-    r"(?i)\banswers?\b(?:[ \t]+(?:to|for)[ \t]+(?:this|the)[ \t]+(?:question|clue|quiz|variable[ \t]+\w+))?"
-    r"[\"']?\**[ \t]*(?:is|would\s+be|:|=)(?!\w)[* \t:]*"
+    r"(?i)(?:\banswers?\b(?:[ \t]+(?:to|for)[ \t]+(?:this|the)[ \t]+(?:question|clue|quiz|variable[ \t]+\w+))?"
+    r"[\"']?\**[ \t]*(?:is|would\s+be|:|=)"
+    # a stated choice is the format's statement too: "my best guess is Kia", "I'm going with Kia"
+    r"|\b(?:my|final)[ \t]+(?:best[ \t]+)?guess[ \t]*(?:is|would[ \t]+be|:)"
+    r"|\bif[ \t]+I[ \t]+(?:had|have)[ \t]+to[ \t]+guess[ \t]*[,:]"
+    r"|\bI(?:'m|[ \t]+am|'ll|[ \t]+will|'d|[ \t]+would)[ \t]+(?:going[ \t]+with|go[ \t]+with))"
+    r"(?!\w)[* \t:]*"
 )
 _PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?answer")  # the format's "<X answer>" copied as is
 _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
@@ -59,6 +65,12 @@ _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
 # the format's own placeholder, "<X answer>" whatever the variable asked: it reads as "answer"
 _PLACEHOLDER_LEAD = re.compile(r"(?i)<{1,3}[ \t]*x[ \t]+answer[ \t]*>{1,3}")
+# a boxed answer, the math convention for a final one: "\boxed{Chandrayaan-3}", "$\boxed{\text{Marriott}}$"
+_BOXED = re.compile(r"\$*\\boxed\{(?:\\(?:text|textbf|mathrm|mathbf)\{)?([^{}\n]{1,300})\}\}?\$*")
+# the format's statement turned round: "QR code is the answer.", "Kia is my final answer"
+_ANSWER_AFTER = re.compile(
+    r"(?im)^([^\n]{1,100}?)[ \t]+is[ \t]+(?:the|my)[ \t]+(?:final[ \t]+|correct[ \t]+)?answer\b[ \t.!]*$"
+)
 # a lead that ends its line ("The answer is:", "Final answer:"): its answer is on the next line
 _LEAD_BREAK = re.compile(r"(?im)(\banswer\b[^\n]{0,40}?(?:\bis|:|=)[ \t]*)\n")
 _TITLES = frozenset(
@@ -72,16 +84,21 @@ _HEDGE = re.compile(
     r"(?i)^(?:(?:I[ \t]+(?:think|believe|guess|suppose)|I'm[ \t]+(?:fairly|pretty|quite)?[ \t]*(?:sure|confident)"
     r"|in[ \t]+my[ \t]+opinion|most[ \t]+likely|more[ \t]+likely|probably|possibly|perhaps|maybe|likely"
     r"|(?:it|this|that)(?:[ \t]+is|'s)(?:[ \t]+(?:most[ \t]+)?(?:likely|probably|possibly|perhaps))?"
-    r"|(?:it|this)[ \t]+(?:should|must|may|might|would)[ \t]+be|that)[ \t,:]+)+"
+    r"|(?:it|this)[ \t]+(?:should|must|may|might|would)[ \t]+be|that|hmm+|well|okay"
+    r"|I(?:'m|[ \t]+am)[ \t]+not[ \t]+(?:sure|certain)[ \t,]*but|I(?:'d|[ \t]+would)[ \t]+say)[ \t,:]+)+"
 )
 _ALTERNATIVES = re.compile(
-    r"(?i)^(?:either[ \t]|(?:it|this)?[ \t]*(?:could|might|may)[ \t]+be[ \t]).*[ \t]or[ \t]"
-    r"|\b(?:can(?:not|'t)[ \t]+decide|not[ \t]+sure|unsure)\b"
+    r"(?i)^(?:either[ \t]|(?:it|this)?[ \t]*(?:could|might|may)[ \t]+be[ \t]|(?:probably|possibly|perhaps|maybe"
+    r"|likely)[ \t]).*[ \t]or[ \t]|\b(?:can(?:not|'t)[ \t]+decide|(?:not[ \t]+sure|unsure)(?![ \t,]*but\b))\b"
 )
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(r"(?:(?<=[a-z]{3})|(?<=\d))[.!?][ \t]+(?=[A-Z])")
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
+_QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
+_GLOSS = re.compile(r"[ \t]+(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;]|$)")
+_SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
+_NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
 _STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}"
 
@@ -93,7 +110,13 @@ def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], .
     var = rf"(?<!\w)(?P<v>{names})(?!\w)\**"
     return (
         (0, re.compile(rf"(?:{_LINE_START}|{_SEPARATED}){var}[ \t]+is(?!\w)[ \t:]*")),
-        (1, re.compile(rf"(?:{_LINE_START}|{_SEPARATED}|(?<=\.)[ \t]+\**|{_AFTER_ANSWER}){var}{_STRONG_SEP}")),
+        (
+            1,
+            re.compile(
+                rf"(?:{_LINE_START}|{_SEPARATED}|(?<=\.)[ \t]+\**|{_AFTER_ANSWER}|{_ANSWER_FOR}){var}{_STRONG_SEP}"
+            ),
+        ),
+        (1, re.compile(rf"(?<=[ \t(]){var}[ \t]*=(?!=)[ \t]*")),  # "=" wherever it stands: "so Y = Kurukshetra"
         (1, re.compile(rf"(?<![\w\"'])[\"'](?P<v>{names})[\"'][ \t]*:[ \t]*")),
         (
             2,
@@ -129,13 +152,32 @@ def _first_sentence(segment: str) -> str:
     return segment
 
 
+def _bare(answer: str) -> str:
+    """The name alone, without bracketed glosses ("Ganges (Ganga)", "Sholay (1975)") and without an apposition
+    after a comma or a spaced dash ("Jyoti Basu, who served ...", "Dandi, Gujarat", "IKEA — the name stands for
+    ..."). A comma stays where more of the name follows it: another comma or "&" ("Earth, Wind & Fire"), an
+    abbreviation ("Washington, D.C.")."""
+    if _ALNUM.search(bare := _GLOSS.sub("", answer)):
+        answer = bare
+    if (dash := _SPACED_DASH.search(answer)) and _ALNUM.search(answer[: dash.start()]):
+        answer = answer[: dash.start()]
+    head, comma, rest = answer.partition(", ")
+    if comma and _ALNUM.search(head) and not _NAME_GOES_ON.search(rest):
+        answer = head
+    return answer
+
+
 def _clean(segment: str) -> str | None:
-    """The answer in the text that follows a label, or None when it holds none."""
+    """The answer in the text that follows a label, or None when it holds none; a title quoted before what is said
+    of it ('"I Am the Walrus" by the Beatles') is the title."""
     closed = segment.find(">")
     segment = segment[:closed] if closed >= 0 else _first_sentence(segment)
     if abstention_ends(segment) or _ALTERNATIVES.search(segment):
         return None
+    if quoted := _QUOTED_TITLE.match(segment.strip()):
+        segment = quoted[1]
     segment = _HEDGE.sub("", segment.strip(_STRIP), count=1).strip(_STRIP)
+    segment = _bare(segment).strip(_STRIP)
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):
         segment = segment[:-1].strip(_STRIP)
     return segment if _ALNUM.search(segment) and not _PLACEHOLDER.fullmatch(segment) else None
@@ -147,8 +189,6 @@ def _format_answer(text: str, variable: str, variables: tuple[str, ...]) -> tupl
     lines = text.splitlines()
     for index in range(len(lines) - 1, -1, -1):
         line = lines[index]
-        if "nswer" not in line.lower():  # a cheap test before the pattern, for replies of many lines
-            continue
         closers = [i for i, c in enumerate(line) if c == ">"]
         for match in reversed(list(_ANSWER_IS.finditer(line))):
             # the answer stops at the first ">" (see _clean): slice no further, or many leads cost quadratic time
@@ -202,7 +242,8 @@ def _read(text: str) -> str | None:
     reading = read_reply(text)
     if reading.unfinished:
         return None
-    return _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", reading.text))
+    text = _BOXED.sub(r"\nFinal answer: \1\n", reading.text) if "boxed" in reading.text else reading.text
+    return _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", _ANSWER_AFTER.sub(r"The answer is \1", text)))
 
 
 def parse_variables(text: object, variables: object, asked: str | None = None) -> dict[str, str | None]:

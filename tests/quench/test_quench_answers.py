@@ -76,7 +76,9 @@ CASES = [
     ("<<<X: Paris>>>, <<<Y: France>>>", XY, {"X": "Paris", "Y": "France"}),
     ("<<<X: Paris>>>\n<<<Y: France>>>\n<<<Z: Europe>>>", XYZ, {"X": "Paris", "Y": "France", "Z": "Europe"}),
     ("<<<X: Paris; Y: France>>>", XY, {"X": "Paris", "Y": "France"}),
-    ("<<<X: Paris, France>>>; <<<Y: Seine>>>", XY, {"X": "Paris, France", "Y": "Seine"}),
+    # the place a name lies in is no part of it
+    ("<<<X: Paris, France>>>; <<<Y: Seine>>>", XY, {"X": "Paris", "Y": "Seine"}),
+    ("X: Washington, D.C.", ["X"], {"X": "Washington, D.C."}),
     ("X: Paris; Y: France", XY, {"X": "Paris", "Y": "France"}),
     ("X = Tom Hanks, Y = Forrest Gump", XY, {"X": "Tom Hanks", "Y": "Forrest Gump"}),
     ("- X: Paris\n- Y: France", XY, {"X": "Paris", "Y": "France"}),
