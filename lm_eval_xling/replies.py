@@ -119,15 +119,19 @@ def _json_lines(value: object, key: str = "") -> list[str]:
 
 
 def _unwrap_json(text: str) -> str:
-    """A reply that is, or holds, one JSON object: the object replaced by its "key: value" lines."""
+    """A reply that is, or holds, one JSON object or a list of objects: it replaced by its "key: value" lines."""
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end <= start:
         return text
+    if (bracket := text.rfind("[", 0, start)) >= 0 and not text[bracket + 1 : start].strip():
+        closing = text.find("]", end)
+        if closing >= 0 and not text[end + 1 : closing].strip():
+            start, end = bracket, closing  # a list of objects: [{...}, {...}]
     try:
         value = json.loads(text[start : end + 1])
     except (ValueError, RecursionError):
         return text
-    if not isinstance(value, dict):
+    if not (isinstance(value, dict) or isinstance(value, list) and all(isinstance(v, dict) for v in value)):
         return text
     return text[:start] + "".join(_json_lines(value)) + text[end + 1 :]
 

@@ -13,7 +13,7 @@ from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 from lm_eval_xling.quench.answers import read_rationale
 from lm_eval_xling.quench.tasks import extract_entities
 from lm_eval_xling.xparade.span_f1 import token_labels
-from lm_eval_xling.xparade.spans import read_span_lists, resolve
+from lm_eval_xling.xparade.spans import read_spans
 from lm_eval_xling.xsense.answers import LABEL_WORDS, read_answer
 from lm_eval_xling.xsense.translation_reply import clean_translation
 
@@ -85,11 +85,10 @@ FIRST_ALTERNATIVE = {"tr-049"}
 @pytest.mark.parametrize("record", XPARADE, ids=_ids(XPARADE))
 def test_xparade_reply_token_labels(record: dict) -> None:
     tokens, expected = record["target_tokens"], record["expected"]
-    reading = read_span_lists(record["reply"])
-    assert reading.readable == (expected is not None)  # a reply without lists is counted, one with lists is read
+    new, inf, readable = read_spans(record["reply"], tokens)
+    assert readable == (expected is not None)  # a reply without lists is counted, one with lists is read
     if expected is None:
         return
-    new, inf = resolve(reading.new, tokens), resolve(reading.inf, tokens)
     got, unmatched = token_labels(tokens, new, inf)
     want, _ = token_labels(tokens, expected["new"], expected["inferable"])
     if record["id"] in SPANS_UNMATCHED:

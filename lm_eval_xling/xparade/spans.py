@@ -10,8 +10,12 @@ new, italic: inferable), never the whole paragraph.
 
 What a line says may be read more than one way ("la OMS (Organización Mundial)" is one span, or a span and its
 gloss): each piece keeps its readings, the reply's text first, and `resolve` takes the first reading whose spans
-all occur in the text they are matched against. A reply in which no list is found is `unreadable`: scored as
-predicting no spans, and counted.
+all occur in the text they are matched against.
+
+`read_spans` is what the tasks use: the lists as read here where they hold the whole answer, and else what the
+reply quotes from the target (`quoted.py`: a layout of its own, spans the lists miss, spans of the lists found
+nowhere in the target, a correction after the lists). A reply in which neither finds anything is `unreadable`:
+scored as predicting no spans, and counted.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lm_eval_xling.replies import Line, read_reply
+from lm_eval_xling.xparade.quoted import corrects, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
@@ -358,3 +363,29 @@ def resolve(pieces: Sequence[Piece], tokens: Sequence[str] | SpanMatcher) -> lis
         best = max(scored, key=lambda x: x[0])
         out += full if full else best[1] if best[0] else readings[0]
     return out
+
+
+_COMPARED = 100  # unmatched spans compared with the quoted ones (more: all kept, so that reading stays linear)
+
+
+def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list[str], list[str], bool]:
+    """(new spans, inferable spans, readable) of a reply against the target's tokens: its lists where it gives them
+    in a layout `read_span_lists` knows and all their spans are text of the target, else what it quotes from the
+    target (`quoted.read_quoted`) where it quotes any, with the spans of its lists that are found nowhere."""
+    match = tokens if isinstance(tokens, SpanMatcher) else SpanMatcher(tokens)
+    reading = read_span_lists(reply)
+    new, inf = resolve(reading.new, match), resolve(reading.inf, match)
+    unmatched = [span for span in new + inf if not match(span)]
+    text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply
+    if quoted := read_quoted(text, match):
+        covered = {i for span in new + inf for i in match(span)}
+        if not reading.readable or unmatched or corrects(text) or _covers_more(quoted, covered, match):
+            found = quoted[0] + quoted[1]  # a span of the lists that holds none of these stays, counted unmatched
+            missed = [span for span in unmatched if len(unmatched) > _COMPARED or not any(f in span for f in found)]
+            return quoted[0] + [s for s in missed if s in new], quoted[1] + [s for s in missed if s not in new], True
+    return new, inf, reading.readable
+
+
+def _covers_more(quoted: tuple[list[str], list[str]], covered: set[int], match: SpanMatcher) -> bool:
+    """Whether the spans quoted cover target tokens the lists do not."""
+    return bool({i for span in quoted[0] + quoted[1] for i in match(span)} - covered)

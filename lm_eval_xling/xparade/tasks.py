@@ -17,8 +17,8 @@ import datasets
 from lm_eval_xling.data import load_dataset
 from lm_eval_xling.xparade.alignment import Aligner, load_encoder, word_spans
 from lm_eval_xling.xparade.schema import XPARADE
-from lm_eval_xling.xparade.span_f1 import INF, LABELS, METRICS, NEW, SAME, SpanMatcher, confusion, token_labels
-from lm_eval_xling.xparade.spans import read_span_lists, resolve
+from lm_eval_xling.xparade.span_f1 import INF, LABELS, METRICS, NEW, SAME, confusion, token_labels
+from lm_eval_xling.xparade.spans import read_spans
 
 LANGUAGES = {"en": "English", "es": "Spanish", "hi": "Hindi", "zh": "Chinese"}
 _LABEL_CODE = {"same": SAME, "new": NEW, "inf": INF}
@@ -110,9 +110,8 @@ def oneshot_docs(docs: Any) -> list[dict]:
 
 
 def _spans_json(reply: object, tokens: list[str]) -> str:
-    reading, matcher = read_span_lists(reply), SpanMatcher(tokens)
-    spans = {"new": resolve(reading.new, matcher), "inf": resolve(reading.inf, matcher)}
-    return json.dumps(spans | {"unreadable": not reading.readable}, ensure_ascii=False)
+    new, inf, readable = read_spans(reply, tokens)
+    return json.dumps({"new": new, "inf": inf, "unreadable": not readable}, ensure_ascii=False)
 
 
 def extract_spans(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lm_eval_xling.xparade.span_f1 import INF, NEW, SAME, token_labels
-from lm_eval_xling.xparade.spans import read_span_lists, resolve
+from lm_eval_xling.xparade.spans import read_spans
 from lm_eval_xling.xparade.tasks import extract_spans
 
 
@@ -30,8 +30,8 @@ ZH = tokens("欧洲 野兔 通常 很 害羞 ， 但 在 春天 会 改变 行�
 
 def spans_on(reply: object, tokens: list[str]) -> tuple[list[str], list[str]]:
     """The new and the inferable spans of a reply as matched against `tokens`."""
-    reading = read_span_lists(reply)
-    return resolve(reading.new, tokens), resolve(reading.inf, tokens)
+    new, inf, _ = read_spans(reply, tokens)
+    return new, inf
 
 
 def r(start: int, stop: int) -> list[int]:

@@ -1,0 +1,246 @@
+"""Reading an X-PARADE reply by what it quotes from the target, where no list layout is found (`spans.py`).
+
+A careful annotator who meets a layout of its own ("NEW → "2017"", a CSV file, an HTML table, the target re-printed
+with `[NEW: ...]`, `<mark class="new">` or `==...==(new)` marks, prose: 'the new information is "..."') reads it by
+content: each piece the reply sets apart (quoted in any script, bracketed, tagged, highlighted, a table cell, a
+line or its part beside a label) that is text of the target is a span; its label is the nearest one the reply
+gives it, first inside its marks or tag, then right after or before it, then in its sentence, then in the heading
+above. Where a piece of a line is set apart, the rest of that line is the re-printed target, not a span. A span
+labelled "same" or not labelled at all is no answer. A later correction ("move X to Inferable", "X belongs under
+Inferable", "drop X", "I missed X, which is also new") is applied in order.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+
+from lm_eval_xling.replies import MAX_CHARS, after_reasoning
+from lm_eval_xling.xparade.span_f1 import SpanMatcher
+
+NEW, INF, SAME = "new", "inf", "same"
+_LABELS = (
+    (
+        NEW,
+        r"new|novel|nuevo|nueva|nuevos|nuevas|uninferable|non-inferable|not inferable|additional|नई|नया|नए|नवीन"
+        r"|not (?:found |stated |mentioned |given )?in the source|absent from the source"
+        r"|nothing about this in the source|not in (?:the )?(?:\w+ )?(?:source|text)|no está en el original",
+        r"新信息|新增|新|源段落没有提及|未提及",
+    ),
+    (
+        INF,
+        r"inferable|inferrable|inferred|infer|inf|inferible|inferibles|inferido|inferida|deducible|deduced|derivable"
+        r"|implied|implicit|can be inferred|follows from|अनुमान\w*",
+        r"可推断|推断|可推理|可推导|隐含",
+    ),
+    (SAME, r"same|shared|equivalent|igual|mismo|misma|समान", r"相同|一致"),
+)  # fmt: skip  (label, words and phrases, words of scripts without spaces: matched anywhere)
+_ANY_LABEL = "|".join(rf"(?<![^\W_])(?:{spaced})(?![^\W_])|{unspaced}" for _, spaced, unspaced in _LABELS)
+_LABEL = re.compile(
+    "|".join(rf"(?P<{label}>(?<![^\W_])(?:{spaced})(?![^\W_])|{unspaced})" for label, spaced, unspaced in _LABELS),
+    re.IGNORECASE,
+)
+# a line that is a label with words that name what it labels: "New", "<new>", "Inferable spans"
+_LABEL_ONLY = re.compile(
+    rf"^\W*(?:{_ANY_LABEL})(?:\W+(?:information|info|spans?|content|parts?|phrases?|segments?|text|items?|list))*\W*$",
+    re.IGNORECASE,
+)
+# a heading: a label among a few words, ending in a colon or marked as one ("### Can be deduced")
+_HEADING = re.compile(
+    rf"^(?:#+\s*|\*\*)?(?:[^\W\d_][\w-]*\W+){{0,3}}?(?:{_ANY_LABEL})(?:\W+\w+){{0,6}}?\W*[:：]\W*$"
+    rf"|^#+\s*(?:[^\W\d_][\w-]*\W+){{0,3}}?(?:{_ANY_LABEL})(?:\W+\w+){{0,6}}\W*$",
+    re.IGNORECASE,
+)
+_ASIDE = re.compile(
+    r"(?i)^\W*(?:explanations?|notes?|reasoning|rationale|analysis|justification|comments?|summary|explicación"
+    r"|explicaciones|notas?|análisis|व्याख्या|टिप्पणी|विश्लेषण|解释|说明|分析|备注|理由|总结)\b[^\n]{0,40}$"
+)  # a heading of what is no list
+_CONTINUATION = re.compile(r"(?i)^\W*(?:source|target) paragraph\b")  # the prompt's next example: reading ends
+# pieces a reply sets apart: quotes of every script, brackets, tags, highlights, bold
+_ENCLOSED = re.compile(
+    r'"(?P<a>[^"\n]{1,1000})"|«(?P<b>[^»\n]{1,1000})»|“(?P<c>[^”\n]{1,1000})”|„(?P<d>[^“”\n]{1,1000})[“”]'
+    r"|「(?P<e>[^」\n]{1,1000})」|『(?P<f>[^』\n]{1,1000})』|【(?P<g>[^】\n]{1,1000})】"
+    r"|\[\[(?P<h>[^\]\n]{1,1000})\]\]|\[(?P<i>[^\[\]\n]{1,1000})\]|\{\{(?P<j>[^{}\n]{1,1000})\}\}"
+    r"|\{(?P<k>[^{}\n]{1,1000})\}|==(?P<l>[^=\n]{1,1000})==|\*\*(?P<m>[^*\n]{1,1000})\*\*"
+    r"|<(?P<tag>[A-Za-z][\w-]{0,30})(?P<attrs>[^<>\n]{0,300})>(?P<n>[^<>\n]{1,1000})</(?P=tag)\s*>"
+)
+_MARKED = re.compile(r"\[[^\]\n]*\]|\{[^}\n]*\}|<\w[^>\n]*>|==|【|\*\*")
+_ROW_BREAK = re.compile(r"(?i)</?(?:tr|table|thead|tbody|br|p|div|li|ul|ol)\b[^>\n]{0,100}>")
+_CELL = re.compile(r"(?i)</?t[dh]\b[^>\n]{0,100}>")
+_SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|\t|;;|\s\|\s|\||;|,|:|：|\s[-–—]\s)\s*")
+_SPLIT = re.compile(r"(?<!\s)\s*(?:;;?|；)\s*")  # between spans on one line
+_FRAME = re.compile(r"^[\s\-*•·>#]*(?:\d{1,3}[.)]\s+)?")  # list marks, numbering
+_OFFSETS = re.compile(r"(?i)[\[(]\s*(?:chars?\s*)?\d+\s*[-–:]\s*\d+\s*[\])]:?|\bchars?\s+\d+\s*[-–]\s*\d+\s*:?")
+_GLOSS = re.compile(r"(?<!\s)\s*(?:\([^()\n]*\)|（[^（）\n]*）|\s[-–—]\s.*)$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_LEAD = re.compile(r"^[\s^(（\[,;|:=>→—–-]*")
+_EMPTY_CELLS = re.compile(r"\|(?:\s*\|)+")
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_CORRECTION = re.compile(
+    r"(?i)(?P<drop>\b(?:drop|remove|delete|should not be (?:under|in|listed)|is not (?:new|inferable))\b)"
+    r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)))\b)"
+)
+_NOT_BEFORE = re.compile(r"(?i)(?:not|non-?|un)\s*$")
+_MIN_CHARS = 3  # a piece set apart by nothing but its line needs this many characters of content
+
+
+class _Labels:
+    """The labels a line gives and where its sentences end, found once per line: the label nearest to a piece in
+    its sentence is then looked up, not searched for (reading stays linear however many pieces a line has)."""
+
+    def __init__(self, line: str) -> None:
+        self.found = [(m.start(), m.end(), _label_of(line, m)) for m in _LABEL.finditer(line)]
+        self.starts = [start for start, _, _ in self.found]
+        self.cuts = [m.end() for m in _SENTENCE.finditer(line)]
+
+    def first_after(self, offset: int) -> str | None:
+        """The first label at or after `offset`."""
+        at = bisect_left(self.starts, offset)
+        return self.found[at][2] if at < len(self.found) else None
+
+    def nearest(self, start: int, end: int, sentence: bool = True) -> str | None:
+        """The label nearest to line[start:end] outside it (within its sentence), None if none."""
+        begin, stop = 0, float("inf")
+        if sentence:
+            at = bisect_right(self.cuts, start)
+            begin = self.cuts[at - 1] if at else 0
+            after = bisect_right(self.cuts, end - 1)
+            stop = self.cuts[after] if after < len(self.cuts) else stop
+        candidates = []
+        before = bisect_right(self.starts, start) - 1
+        while before >= 0 and self.found[before][1] > start:
+            before -= 1  # a label overlapping the piece is its text, not its label
+        if before >= 0 and self.found[before][0] >= begin:
+            candidates.append((start - self.found[before][1], self.found[before][2]))
+        later = bisect_left(self.starts, end)
+        if later < len(self.found) and self.found[later][1] <= stop:
+            candidates.append((self.found[later][0] - end, self.found[later][2]))
+        return min(candidates)[1] if candidates else None
+
+
+def _label_of(text: str, match: re.Match[str]) -> str:
+    """A label word's label: "not inferable" is new."""
+    if match.lastgroup == INF and _NOT_BEFORE.search(text, max(0, match.start() - 6), match.start()):
+        return NEW
+    return match.lastgroup
+
+
+def _pieces(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool]]:
+    """(readings, label, set apart) of the pieces a line sets apart (quoted, bracketed, tagged, ...); a piece's
+    readings are tuples of spans, best first."""
+    labels = _Labels(line)
+    for match in _ENCLOSED.finditer(line):
+        name = next(k for k in "abcdefghijklmn" if match[k] is not None)
+        text, own = match[name], None
+        head, colon, rest = text.partition(":")
+        if colon and _LABEL_ONLY.match(head):
+            own, text = _LABEL.search(head).lastgroup, rest
+        elif name == "n":
+            tagged = _LABEL.search(f"{match['tag']} {match['attrs']}")
+            own = tagged.lastgroup if tagged else None
+        if own is None:  # right after it ("==x==(new)", "[x](NEW)", "x — NEW:"), or right before ("NEW → "x"")
+            after = _LEAD.sub("", _SENTENCE_END.split(line[match.end() : match.end() + 20], 1)[0])
+            before = _SENTENCE_END.split(line[max(0, match.start() - 15) : match.start()])[-1]
+            near = _LABEL.match(after) or _LABEL.search(before)
+            own = near.lastgroup if near else labels.nearest(match.start(), match.end())
+        yield [(text,)], own, True
+
+
+def _parts(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool]]:
+    """`_pieces` of a line that sets nothing apart: the line beside its label ("new | X", "X => new", "NEW,X",
+    "X — reason"), then its parts; a line without a label is a span under a heading ("- los huérfanos")."""
+    bare = _EMPTY_CELLS.sub("|", line).strip(" \t|")
+    label = _Labels(bare).nearest(len(bare), len(bare), sentence=False)
+    cuts = list(_SEPARATORS.finditer(bare)) if label else []
+    if cuts:
+        first, last = cuts[0], cuts[-1]
+        whole = (
+            bare[first.end() :] if _LABEL_ONLY.match(bare[: first.start()])
+            else bare[: last.start()] if _LABEL_ONLY.match(bare[last.end() :]) else bare
+        )  # fmt: skip
+        parts = [p for p in _SEPARATORS.split(bare) if p.strip() and not _LABEL_ONLY.match(p)]
+        yield [(whole,), tuple(parts)], label, False
+    elif not label:
+        yield [(bare,), tuple(p for p in _SPLIT.split(bare) if p.strip())], None, False
+
+
+def _clean(text: str) -> str:
+    return _GLOSS.sub("", _FRAME.sub("", text)).strip(" \t\"'`*_«»“”„「」")
+
+
+def _matched(readings: list[tuple[str, ...]], matcher: SpanMatcher, apart: bool) -> list[str]:
+    """The spans of the first reading whose spans all are text of the target, else the matching spans of the last;
+    a piece set apart by nothing but its line needs `_MIN_CHARS`, and none may be the whole target re-printed."""
+    size = len(matcher.tokens)
+
+    def ok(span: str) -> bool:
+        covered = matcher(span) if len(span) >= (1 if apart else _MIN_CHARS) else []
+        return bool(covered) and not (size > 3 and len(covered) > 0.9 * size)
+
+    cleaned = [tuple(_clean(s) for s in spans) for spans in readings]
+    full = next((spans for spans in cleaned if spans and all(map(ok, spans))), None)
+    return list(full) if full else [s for s in cleaned[-1] if ok(s)]
+
+
+def corrects(reply: str) -> bool:
+    """Whether a reply corrects a list it gave ("move X to Inferable", "drop X")."""
+    return _CORRECTION.search(reply) is not None
+
+
+def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[str]] | None:
+    """The new and inferable spans a reply quotes from the target (see the module docstring), None where it quotes
+    none with a label."""
+    if not isinstance(reply, str):
+        return None
+    text, unfinished = after_reasoning(reply[-MAX_CHARS:])
+    if unfinished:
+        return None
+    text = _CELL.sub(" | ", _ROW_BREAK.sub("\n", text))
+    found: dict[str, str] = {}  # span -> label, in the order found
+    heading: str | None = None
+    under: dict[str, list[str]] = {}  # the spans listed under each label's heading
+    for line in text.splitlines():
+        if _CONTINUATION.match(line):
+            break
+        if not line.strip():
+            continue
+        if _ASIDE.match(line):
+            heading = None  # "Explanation:": what follows needs labels of its own
+            continue
+        if len(line) < 80 and (_HEADING.match(line) or _LABEL_ONLY.match(line)):
+            heading = _LABEL.search(line).lastgroup
+            for span in under.pop(heading, ()):  # a list stated again replaces the earlier one
+                if found.get(span) == heading:
+                    found.pop(span)
+            continue
+        corrections = list(_CORRECTION.finditer(line))
+        moves = [m.end() for m in corrections if m["move"]]
+        moved = _Labels(line).first_after(moves[-1]) if moves else None  # "move it to Inferable"
+        dropped = any(m["drop"] for m in corrections)
+        line = _OFFSETS.sub(" ", line)
+        pieces = [
+            (spans, label) for readings, label, apart in _pieces(line) if (spans := _matched(readings, matcher, apart))
+        ]
+        if not pieces and not _MARKED.search(line):  # a line that marks parts of the target is read by its marks
+            pieces = [
+                (spans, label)
+                for readings, label, apart in _parts(line)
+                if (spans := _matched(readings, matcher, apart))
+            ]
+        for spans, label in pieces:
+            for span in spans:
+                label = moved or label or heading
+                if dropped and not moved:
+                    found.pop(span, None)
+                    continue
+                if label in (NEW, INF):
+                    found.pop(span, None)
+                    found[span] = label
+                    if label == heading:
+                        under.setdefault(heading, []).append(span)
+                elif label == SAME:
+                    found.pop(span, None)
+    if not found:
+        return None
+    return [s for s, lab in found.items() if lab == NEW], [s for s, lab in found.items() if lab == INF]
