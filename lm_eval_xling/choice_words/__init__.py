@@ -59,7 +59,7 @@ def entries(kind: str, language: str | None = None, own: bool = False) -> tuple[
 @lru_cache(maxsize=512)
 def pattern(kind: str, language: str | None = None, own: bool = False) -> str:
     """A regular expression (case-insensitive) for the `kind` words (see `entries`)."""
-    return _alternation(entries(kind, language, own))
+    return alternation(entries(kind, language, own))
 
 
 @lru_cache(maxsize=16)
@@ -67,10 +67,10 @@ def ordinal(position: int) -> str:
     """A regular expression for every language's words naming the option at `position` (0: "first")."""
     lists = (_file(code).get("ordinals") or [] for code in languages())
     words = (str(e).strip() for ordinals in lists if position < len(ordinals) for e in ordinals[position])
-    return _alternation(tuple(word for word in words if word))
+    return alternation(tuple(word for word in words if word))
 
 
-def _alternation(words: tuple[str, ...]) -> str:
+def alternation(words: tuple[str, ...]) -> str:
     """Entries as one expression: an entry starts a word ("cevap*" also starts a longer one, an entry without "*"
     ends one too); entries of scripts without spaces match anywhere. They are joined as a trie: one pass over the
     text however many languages there are."""

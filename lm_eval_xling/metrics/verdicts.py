@@ -15,25 +15,49 @@ score wins; else a number alone on the last line. A score off the scale ("0", "7
 from __future__ import annotations
 
 import re
+import unicodedata
+from pathlib import Path
 
+import yaml
+
+from lm_eval_xling.choice_words import alternation
 from lm_eval_xling.replies import read_reply
 
-_WORD_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
-_WORDS = re.compile(r"(?i)\b(one|two|three|four|five)(?:\s+and\s+(a\s+)?half\b)?\b")
+# the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
+_WORD_NUMBERS = {
+    word: str(n)
+    for n, words in enumerate(
+        (
+            "one",
+            "two zwei deux dos due dois duas twee два dwa iki dua mbili biyu दो اثنان اثنين",
+            "three drei trois tres tre três drie три trzy üç tiga tatu uku तीन ثلاثة ثلاث",
+            "four vier quatre cuatro quattro quatro четыре cztery dört empat nne huɗu चार أربعة أربع",
+            "five fünf funf cinq cinco cinque vijf пять pięć beş lima tano biyar पांच पाँच خمسة خمس",
+        ),
+        start=1,
+    )
+    for word in words.split()
+}
+_WORDS = re.compile(
+    rf"(?i)(?<![^\W_])({'|'.join(_WORD_NUMBERS)})(?:\s+and\s+(a\s+)?half\b)?(?![^\W_])"
+    r"|(?<![一-鿿])([二三四五])(?=[ \t]*[分点點])"  # "三分", "四点"
+)
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
     r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
 )
-# (and the verdict words of the judges' other languages and idioms: "Richtig.", "Incorrecto.", "Spot on!", "Nope.")
-_POSITIVE = (
-    r"correct(?:ly)?|right|accurate|acceptable|valid|true|spot[ \t-]on|bingo|richtig|korrekt|correct[oae]|exact[oa]"
-    r"|vrai|giusto|certo|verdadeiro|sahihi|正确|正確|对|सही"
-)
-_NEGATIVE = (
-    r"incorrect(?:ly)?|wrong|inaccurate|unacceptable|invalid|false|mistaken|nope|close,?[ \t]+but[ \t]+no"
-    r"|falsch|inkorrekt|incorrect[oae]|faux|fausse|sbagliat[oa]|errad[oa]|err[óo]ne[oa]|不正确|不正確|错误|錯誤|不对|गलत|ग़लत"
-)
-_POLAR = re.compile(rf"(?i)(?<![^\W\d_])(?:{_NEGATIVE}|{_POSITIVE})(?![^\W\d_])|[✓✔✅☑]|[✗✘❌×]")
+
+
+def _verdict_words(kind: str) -> str:
+    """Every language's words that say an answer is correct (`kind` "correct") or is not ("incorrect"), from
+    verdict_words.yaml, as one expression (longest first: "nicht richtig" is read before "richtig")."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    languages = yaml.load((Path(__file__).parent / "verdict_words.yaml").read_text(encoding="utf-8"), Loader=loader)
+    return alternation(tuple(str(w) for words in languages.values() for w in words.get(kind) or ()))
+
+
+_POSITIVE, _NEGATIVE = _verdict_words("correct"), _verdict_words("incorrect")
+_POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[✓✔✅☑👍]|[✗✘❌×👎]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
     r"(?i)\b(?:can(?:no|')t|unable\s+to|not\s+(?:able|possible)\s+to|impossible\s+to)\s+(?:\w+\s+)?"
@@ -41,7 +65,8 @@ _UNDECIDED = re.compile(
 )
 # what marks a later verdict as a revision of an earlier one, not a contradiction ("Correct... wait ... So, incorrect.")
 _REVISION = re.compile(
-    r"(?i)\b(?:wait|actually|no|so|thus|therefore|hence|however|but|on\s+second|re-?check|correction)\b"
+    r"(?i)\b(?:wait|actually|no|so|thus|therefore|hence|however|but|on\s+second|re-?check|correction|hold\s+on"
+    r"|misread|re-?read|reconsider\w*|on\s+reflection|hmm+)\b"
 )
 _NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,2}\s*$")
 _BOTH_WAYS = re.compile(rf"(?i)\b(?:{_POSITIVE}|{_NEGATIVE})\s*(?:and|or|/|but\s+also)\s*$")
@@ -60,11 +85,13 @@ _HYPOTHETICAL = re.compile(
     r"(?i)\b(?:if|had|unless|were\s+it|assuming)\b(?:(?!\b(?:but|so|however|yet|as\s+it\s+stands)\b)[^.;\n]){0,120}$|\b(?:would|could|might)\s+(?:only\s+)?(?:have\s+)?(?:be|been)\s+(?:\w+\s+)?$"
 )
 _STATEMENT = re.compile(
-    r"(?im)(?:^|(?<=[.!?][ \t])(?<![ \t:\-.!?][.!?][ \t]))[ \t:\-.]*+"
+    r"(?im)(?:^|(?<=[.!?][ \t])(?<![ \t:\-.!?][.!?][ \t])|(?<=,[ \t])(?=(?:so|thus|therefore|hence)\b))[ \t:\-.]*+"
     r"(?:(?:so|thus|therefore|hence|overall|finally|actually|wait),?[ \t]+)?"
     r"(?:(?:final[ \t]+)?(?:judge?ment|verdict|decision|evaluation"
     r"|assessment|grade|result|answer|label|output)[ \t]*(?:is)?[ \t]*[:\-–=]?[ \t]*)?"
-    r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌])(?:[ \t.!।。]*+$|[.!।。]+(?=\s))"
+    # a verdict alone in its sentence (a short copula may follow it), or before a dash or comma
+    r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌👍👎])"
+    r"(?:[ \t]?[^\s.!?।。！？]{1,4})?(?:[ \t.!।。！？]*+$|[.!।。！？]+(?=\s)|[。！？]+|[ \t]*[—–,،，][ \t]*)"
     r"|\b(?:judge?ment|verdict|decision|evaluation|assessment)\b\s*(?:is)?\s*[:\-–=]?\s*"
     r"(?P<w>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r"))\b"
     r"|\b(?:judged?|deemed|marked|ruled|considered|graded|rated)\s+(?:as\s+)?(?P<x>(?:not\s+)?(?:"
@@ -76,9 +103,11 @@ _STATEMENT = re.compile(
 
 
 def _polarity(word: str) -> float:
+    if re.fullmatch(_NEGATIVE, word):  # "not quite", "nicht richtig"
+        return 0.0
     negated = word.lower().startswith("not ")
     word = word.lower().removeprefix("not").strip()
-    positive = word in "✓✔✅☑" or re.fullmatch(_POSITIVE, word) is not None
+    positive = word in "✓✔✅☑👍" or re.fullmatch(_POSITIVE, word) is not None
     return float(positive != negated)
 
 
@@ -119,8 +148,10 @@ _NUMBER = r"(?P<n>\d+(?:\.\d+)?)"
 # After "3 out of 5", a noun makes it a count ("3 out of 5 clues"); these words do not.
 _NOT_NOUNS = (
     r"(?:because|since|as|for|given|due|but|and|though|although|overall|points?|stars?|here|on|in|with|is|it|this"
-    r"|the|from|me|i)\b"
+    r"|the|from|me|i|fits|seems|works|would|punkt\w*|puntos?|pontos?|punti|balls?|балл\w*|puan|poin|alama|分)\b"
 )
+# "out of" in the judges' languages: "4 von 5", "4 sur 5", "4 kati ya 5", "٤ من ٥", "4 dari 5"
+_OUT_OF = r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van|av|na|z|ze|από|מתוך|trên|จาก)"
 _NOUN_NEXT = rf"[ \t]+(?!{_NOT_NOUNS})[^\W\d_]"
 _SCALE = re.compile(
     r"(?i)(?:(?:on\s+)?a\s+scale\s+(?:of|from)\s+|between\s+|from\s+)?(?<![\d.])[01]\s*(?:to|-|–|and)\s*(?:5|10)"
@@ -128,20 +159,22 @@ _SCALE = re.compile(
 )
 _RANGE = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*\d(?:\.\d)?(?![\d.])")
 _SCORES = re.compile(
-    rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|out\s+of|of|von|de|sur|su|из)\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5
+    rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|{_OUT_OF})\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5
     r"|\b(?:score|rating|rate|rated|grade|graded|judge?ment|verdict|give|gives|given|assign|assigned|award|awarded"
-    r"|deserves|earns|merits|go\s+with|settle\s+on|revise\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
+    r"|deserves|earns|merits|go\s+with|settle\s+on|revis(?:e|ed|ing)\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
     r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)|rather|instead"
     r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's|put\s+(?:it|this)\s+at)\b[^\d\n]{0,25}?"
     r"(?:\n[ \t]*)?"
     r"(?<![\d.])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.]*\d)"
 )
 _RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
-_COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|out[ \t]+of|of)[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
+_COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|{_OUT_OF})[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
 _STARS = re.compile(r"[★☆]{5}")
 _LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
 
 
+_DIGIT = re.compile(r"(?![0-9])\d")
+_HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
 _AS_SCORE = (
     (re.compile(r"\\boxed\{[ \t]*(\d+(?:\.\d+)?)[ \t]*\}"), r"Score: \1"),
@@ -157,13 +190,21 @@ _AS_SCORE = (
         ),
         "Score: ",
     ),
-    (re.compile(r"\A[ \t*]*(?=\d(?:\.5)?[ \t*]*[-–—:][ \t])"), "Score: "),
+    (re.compile(r"\A[ \t*]*(?=\d(?:\.5)?[ \t*]*(?:[-–—:][ \t]|[分点點][ \t]*[。.]))"), "Score: "),
 )
+
+
+def _as_digits(match: re.Match[str]) -> str:
+    if match[3]:
+        return str("一二三四五".index(match[3]) + 1)
+    return _WORD_NUMBERS[match[1].lower()] + (".5" if match[0].lower().endswith("half") else "")
 
 
 def _as_scores(text: str) -> str:
     """The text with scores written in words or other signs put as digits ("four and a half", "\\boxed{4}")."""
-    text = _WORDS.sub(lambda m: _WORD_NUMBERS[m[1].lower()] + (".5" if m[0].lower().endswith("half") else ""), text)
+    text = _DIGIT.sub(lambda m: str(unicodedata.decimal(m[0])), text)  # "٤" is 4
+    text = _HALF_COMMA.sub(r"\1.5", text)  # "2,5/5"
+    text = _WORDS.sub(_as_digits, text)
     for pattern, score in _AS_SCORE:
         text = pattern.sub(score, text)
     return text
