@@ -93,11 +93,15 @@ def inputs(
     declaration: Translatable, docs: dict[int, dict], texts: dict[str, str], target: str
 ) -> dict[int, dict[str, str]]:
     """{doc_id: {input field: translation}}; a field translated in sentences is joined again (without spaces in
-    Chinese)."""
+    Chinese), "" where one of its sentences got no translation."""
     glue = "" if target == "zh" else " "
+
+    def joined(parts: list[str]) -> str:
+        return glue.join(parts) if all(parts) else ""
+
     return {
         doc_id: {
-            field: glue.join(texts[key] for key in input_keys(texts, doc_id, field)) for field in declaration.inputs
+            field: joined([texts[key] for key in input_keys(texts, doc_id, field)]) for field in declaration.inputs
         }
         for doc_id in docs
     }
@@ -114,10 +118,11 @@ def conditions(
     task without instruction pieces."""
     language = {declaration.language_field: target} if declaration.language_field else {}
     asked = instruction | language
-    out = {"T": [docs[i] | translated[i] | asked for i in sorted(docs)]}
+    given = {i: {field: text for field, text in translated[i].items() if text} for i in docs}  # see `collapsed`
+    out = {"T": [docs[i] | given[i] | asked for i in sorted(docs)]}
     if instruction:
         out["I"] = [docs[i] | asked for i in sorted(docs)]
-    out["X"] = [docs[i] | translated[i] for i in sorted(docs)]
+    out["X"] = [docs[i] | given[i] for i in sorted(docs)]
     return out
 
 
@@ -136,12 +141,17 @@ def _same_text(a: str, b: str) -> bool:
 
 
 def collapsed(declaration: Translatable, docs: dict[int, dict], translated: dict[int, dict[str, str]]) -> list[int]:
-    """Documents whose answer options differ but were translated into the same text (ignoring case, spaces and
-    punctuation): the translated item no longer asks anything, so it is invalid for consistency."""
-    if len(declaration.options) < 2:
-        return []
+    """Documents whose translated item no longer asks anything, so it is invalid for consistency: an input the
+    model gave no translation of (a refusal, a reply cut off; the T and X runs keep its original text, so that
+    every document still runs), or answer options that differ but were translated into the same text (ignoring
+    case, spaces and punctuation)."""
     out = []
     for doc_id in sorted(docs):
+        if not all(translated[doc_id].values()):
+            out.append(doc_id)
+            continue
+        if len(declaration.options) < 2:
+            continue
         originals = [docs[doc_id][field] for field in declaration.options]
         translations = [translated[doc_id][field] for field in declaration.options]
         if any(

@@ -1,12 +1,16 @@
 """The translation in a model's reply to a translation request, on the shared reply reader.
 
 Every text sent is one line of one or a few sentences; models wrap the translation in preambles ("Sure, here it
-is —", "Here is the translation:"), labels on their own line or the same line ("German: ...", "翻译如下：“...”",
-"### Translation"), code fences, an "Original: ... / Translation: ..." pair or a two-column table, quotes of any
-script, and notes after it ("(Literally: ...)", "Note: ..."). What is returned is the translation as the model wrote
-it (its own characters, not normalised): the first line that is neither preamble, label nor the original, with
-the next lines while the translation has fewer sentences than the source, without a same-line label, quotes
-around all of it or a trailing note. A refusal, or a reply that never gets to a translation, gives "".
+is —", "Here is the translation:", on its own line or before the translation on the same line), labels ("German:
+...", "翻译如下：“...”", "Target (FR):", "### Translation"), code fences, an "Original: ... / Translation: ..." pair
+or a two-column table, a sentence that names it at its end ('The translation of "..." into German is "..."', "In
+Spanish, this is **...**"), quotes of any script, romanisation in brackets or on a labelled line, notes and
+back-translations after it, alternatives with a stated choice ("I'd recommend the formal version") and corrections
+("Actually, more precisely: ..."). What is returned is the translation as the model wrote it (its own characters,
+not normalised): the line the reply labels a translation or recommends (else the first that is neither preamble,
+label, aside nor the original), with the next lines while the translation has fewer sentences than the source,
+without a same-line label, quotes around all of it or a trailing note. A refusal, talk about translating, the
+source given back, a reply cut off before its end or one that never gets to a translation gives "".
 """
 
 from __future__ import annotations
@@ -22,6 +26,40 @@ _LABEL_WORDS = re.compile(
     r"spanisch|option|version|variant|alternative|opción|here|is|the|it|in|into|text|original|source|target|literal|"
     r"formal|informal|final|answer|\d|[()\[\]/,.&-]|\s)+"
 )
+_COURTESY_LEAD = re.compile(r"(?i)^(?:sure|of course|certainly|okay|ok|absolutely|great)[!,.]*\s+")
+_SHORT_LABEL = re.compile(r"[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}(?:[ \t]*\([\w ,/-]{1,20}\))?")
+# lines that are no translation: romanisation, a back-translation, a gloss ("Pinyin: ...", "Literally: ...")
+_ASIDE = re.compile(
+    r"(?i)^[(（]?(?:pinyin|romaji|r[oō]maji|romani[sz]ation|transliteration|transcription|pronunciation"
+    r"|back[- ]?translation|literally|literal translation|gloss|furigana)\b"
+)
+_TRANSLATION_LABEL = re.compile(
+    r"(?i)\b(?:translation|translated|übersetzung|traducción|traduccion|traduction|tradução|traduzione|vertaling"
+    r"|перевод|tafsiri|fassara|terjemahan|çeviri|अनुवाद|ترجمة)\b|翻译|译文|翻訳|번역"
+)
+# a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）")
+_ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])[ \t]*[(（][\x00-\u024f\u1e00-\u1eff\s'’]{5,}[)）]")
+# a statement that names the translation inside a sentence, at its end: 'The translation ... is "..."', 'In
+# Spanish, this is **...**', 'En español: «...»'
+_NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\b)[ \t]*$")
+_CLOSING = {'"': '"', "“": "”", "„": "“", "«": "»", "「": "」", "『": "』", "'": "'"}
+# what the model says to the user about translating, not a translation ("Please provide the text you'd like me to
+# translate", "I'm sorry, but I don't have enough knowledge of Hausa to provide a reliable translation")
+_META = re.compile(r"(?i)\btranslat\w*\b")
+_PERSON = re.compile(r"(?i)\b(?:I|I'm|I'd|you|you'd|me|my)\b")
+_REVISED = re.compile(
+    r"(?i)\b(?:actually|more precisely|more accurately|better|correction|or more naturally|revised)\b"
+    r"[^:：\n]{0,100}[:：][ \t]*"
+)
+# an alternative's label ("Option 2:", "Formal (Sie):", "Casual:", "Literal:"), and a stated choice between them
+_OPTION = re.compile(
+    r"(?i)^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b)"
+    r"|^(?:formal|informal|casual|polite|literal|natural|idiomatic|neutral|colloquial|standard)\b"
+)
+_CHOICE = re.compile(r"(?i)\b(?:recommend\w*|prefer\w*|go with|more natural|most natural|sounds better|is better"
+                     r"|best|would use|I'd use|choose|pick)\b")  # fmt: skip
+_ORDINALS = ("first|1|one|former|a", "second|2|two|latter|b", "third|3|three|c")
+_SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
 _COLON = re.compile(r"[:：]")
 _LABEL_MAX = 40  # characters before a colon that can still be a label
@@ -78,10 +116,15 @@ def _unquote(text: str) -> str:
     return text
 
 
-def _label(text: str) -> tuple[str, str] | None:
-    """(label, the rest) where `text` opens with a label and a colon ("German: ...", "Option 1 (formal): ...")."""
+def _label(text: str, short: bool = False) -> tuple[str, str] | None:
+    """(label, the rest) where `text` opens with a label and a colon ("German: ...", "Option 1 (formal): ...",
+    "Sure! Here's the translation: ..."); `short`: also any label of one to three words ("Hindi:", "ZH:",
+    "Target (FR):", "Перевод:"), for a source that has no colon of its own."""
     colon = _COLON.search(text, 0, _LABEL_MAX + 1)
-    if colon and _LABEL_WORDS.fullmatch(text[: colon.start()]):
+    if not colon:
+        return None
+    label = _COURTESY_LEAD.sub("", text[: colon.start()])
+    if _LABEL_WORDS.fullmatch(label) or short and _SHORT_LABEL.fullmatch(label):
         return text[: colon.start()], text[colon.end() :].strip()
     return None
 
@@ -93,30 +136,70 @@ def _row(line: Line, source: str | None) -> str | None:
     return kept[-1] if kept else None
 
 
-def _candidates(lines: tuple[Line, ...], source: str | None) -> list[str]:
-    """The lines that may hold the translation, labels cut off, preambles and the original left out."""
-    out = []
+def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, str]]:
+    """(label, text) of the lines that may hold the translation, labels cut off, preambles, asides and the
+    original left out."""
+    out, short = [], not (source and _COLON.search(source, 0, _LABEL_MAX + 1))
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
         if line.kind == "row":
             if (cell := _row(line, source)) is not None:
-                out.append(cell)
+                out.append(("", cell))
             continue
-        text = line.text
+        text, label = line.text, ""
         if line.kind == "heading" and more and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40):
             continue  # "### Translation", "## Hausa Translation"
-        if labelled := _label(text):
+        if _ASIDE.match(text):
+            continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ..."
+        if labelled := _label(text, short):
             label, text = labelled
             if _ORIGINAL.match(label) or not text:
                 continue
-        elif more and (text.endswith((":", "：", "—", "–")) or _COURTESY.match(text)) and len(text) <= 80:
+        elif more and (text.endswith((":", "：", "—", "–")) and len(text) <= 300 or _COURTESY.match(text)):
             continue  # "Here is the translation:", "Sure, here it is —", "Of course."
         elif _ORIGINAL.match(text):
             continue
         if source and more and _same(_unquote(text), source):
             continue  # the original repeated before its translation
-        out.append(text)
+        out.append((label, _named(line, text, source)))
     return out
+
+
+def _named(line: Line, text: str, source: str | None) -> str:
+    """The translation a sentence names at its end, quoted or in bold ('The translation of "..." into German is
+    "..."', "In Spanish, this is **...**"); else the text."""
+    bold = [run for mark, run in line.emphasis if mark == "bold"]
+    if bold and text.rstrip(" .。").endswith(bold[-1]) and _NAMED.search(text[: text.rfind(bold[-1])]):
+        return bold[-1]
+    stripped = text.rstrip(" .。")
+    if stripped and stripped[-1] in _CLOSING.values():
+        for opening, closing in _CLOSING.items():
+            start = stripped.rfind(opening, 0, len(stripped) - 1)
+            if closing == stripped[-1] and start > 0 and _NAMED.search(stripped[:start]):
+                named = stripped[start + 1 : -1]
+                if not (source and _same(named, source)):
+                    return named + text[len(stripped) :].strip() if named[-1:].isalnum() else named
+    return text
+
+
+def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...]) -> int:
+    """Which of the candidates the reply recommends, where it offers alternatives and states a choice ("I'd
+    recommend the formal version", "The second is more natural"); else the first labelled a translation, else 0."""
+    options = [i for i, (label, text) in enumerate(candidates) if _OPTION.match(label)]
+    if len(options) > 1:
+        offered = {candidates[i][1] for i in options}
+        for line in lines:
+            if line.text in offered or not _CHOICE.search(line.text):
+                continue
+            for i in options:  # an option named by its label word ("the formal version")
+                word = re.match(r"[^\W\d_]{3,}", candidates[i][0])
+                if word and re.search(rf"(?i)\b{re.escape(word[0])}\b", line.text) and not _OPTION.match(word[0] + "1"):
+                    return i
+            for position, words in enumerate(_ORDINALS[: len(options)]):
+                if re.search(rf"(?i)(?:\b(?:{words})\b(?!\s*[-–]))|\((?:option\s*)?(?:{words})\)", line.text):
+                    return options[position]
+    labelled = [i for i, (label, _) in enumerate(candidates) if _TRANSLATION_LABEL.search(label)]
+    return labelled[-1] if labelled else 0
 
 
 def clean_translation(reply: object, source: str | None = None) -> str:
@@ -129,12 +212,26 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     candidates = _candidates(reading.lines, source)
     if not candidates:
         return ""
-    first = candidates[0]
+    at = _chosen(candidates, reading.lines)
+    first = candidates[at][1]
     if (reading.refusal or reading.abstains) and _TRANSLATOR_REFUSAL.search(first):
         return ""
     parts, wanted = [_NOTE.sub("", first)], _sentences(source) if source else 1
-    for line in candidates[1:]:
-        if _sentences(" ".join(parts)) >= wanted or _label(line) or _NOTE.fullmatch(line):
+    for label, line in candidates[at + 1 :]:
+        if _sentences(" ".join(parts)) >= wanted or label or _NOTE.fullmatch(line):
             break
         parts.append(_NOTE.sub("", line))
-    return _unquote(" ".join(p.strip() for p in parts).strip())
+    text = " ".join(p.strip() for p in parts).strip()
+    if revised := list(_REVISED.finditer(text)):  # "A. Actually, more precisely: B."
+        text = text[revised[-1].end() :]
+    text = _unquote(_ROMANISED.sub("", text).strip())
+    if source and _same(text, source) or _META.search(text) and _PERSON.search(text) and not _META.search(source or ""):
+        return ""  # the source given back, or talk about translating
+    if (
+        source
+        and _SENTENCE_STOP.search(source.strip())
+        and text[-1:].isalpha()
+        and reading.text.rstrip()[-1:].isalpha()
+    ):
+        return ""  # cut off before its end
+    return text
