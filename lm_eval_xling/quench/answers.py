@@ -41,22 +41,25 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
+from lm_eval_xling.choice_words import pattern
 from lm_eval_xling.replies import abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
 _SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])and[ \t]+\**"
 _AFTER_ANSWER = r"(?i:\banswers?\b\**[ \t]*(?:is|are|:)(?!\w)[* \t:]*)"
 _ANSWER_FOR = r"(?i:\b(?:answer[ \t]+(?:for|to|of)[ \t]+(?:variable[ \t]+)?|variable[ \t]+))"  # "Answer for X:"
-_STRONG_SEP = r"(?:[ \t]*(?:[:=|]|->|→)|[ \t]+[-–—](?=[ \t]))\**[ \t]*"
+_STRONG_SEP = r"(?:[ \t]*(?:[:=|]|->|→|=>|⇒|⟶)|[ \t]+[-–—](?=[ \t]))\**[ \t]*"
 _ANSWER_IS = re.compile(
     r"(?i)(?:\banswers?\b(?:[ \t]+(?:to|for)[ \t]+(?:this|the)[ \t]+(?:question|clue|quiz|variable[ \t]+\w+))?"
     r"[\"']?\**[ \t]*(?:is|would\s+be|:|=)"
     # a stated choice is the format's statement too: "my best guess is Kia", "I'm going with Kia"
     r"|\b(?:my|final)[ \t]+(?:best[ \t]+)?guess[ \t]*(?:is|would[ \t]+be|:)"
     r"|\bif[ \t]+I[ \t]+(?:had|have)[ \t]+to[ \t]+guess[ \t]*[,:]"
-    r"|\bI(?:'m|[ \t]+am|'ll|[ \t]+will|'d|[ \t]+would)[ \t]+(?:going[ \t]+with|go[ \t]+with))"
+    r"|\bI(?:'m|[ \t]+am|'ll|[ \t]+will|'d|[ \t]+would)[ \t]+(?:going[ \t]+with|go[ \t]+with)"
+    r"|\bI[ \t]+lean[ \t]+(?:towards?|to)|\bmy[ \t]+(?:final[ \t]+)?(?:pick|choice)[ \t]*(?:is|:)"
+    r"|\b(?:that|it)[ \t]+(?:would|must|has[ \t]+to|should)[ \t]+be)"
     r"(?!\w)[* \t:]*"
 )
 _PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?answer")  # the format's "<X answer>" copied as is
@@ -67,9 +70,11 @@ _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–�
 _PLACEHOLDER_LEAD = re.compile(r"(?i)<{1,3}[ \t]*x[ \t]+answer[ \t]*>{1,3}")
 # a boxed answer, the math convention for a final one: "\boxed{Chandrayaan-3}", "$\boxed{\text{Marriott}}$"
 _BOXED = re.compile(r"\$*\\boxed\{(?:\\(?:text|textbf|mathrm|mathbf)\{)?([^{}\n]{1,300})\}\}?\$*")
+_LATEX_TEXT = re.compile(r"\$*\\(?:text|textbf|mathrm|mathbf)\{([^{}\n]{0,300})\}\$*")
 # the format's statement turned round: "QR code is the answer.", "Kia is my final answer"
 _ANSWER_AFTER = re.compile(
-    r"(?im)^([^\n]{1,100}?)[ \t]+is[ \t]+(?:the|my)[ \t]+(?:final[ \t]+|correct[ \t]+)?answer\b[ \t.!]*$"
+    r"(?im)(?:^|(?<=[—–:][ \t]))([^\n—–:]{1,100}?)[ \t]+is[ \t]+(?:the|my)[ \t]+(?:final[ \t]+|correct[ \t]+)?answer\b"
+    r"[ \t.!]*$"
 )
 # a lead that ends its line ("The answer is:", "Final answer:"): its answer is on the next line
 _LEAD_BREAK = re.compile(r"(?im)(\banswer\b[^\n]{0,40}?(?:\bis|:|=)[ \t]*)\n")
@@ -92,15 +97,22 @@ _ALTERNATIVES = re.compile(
     r"|likely)[ \t]).*[ \t]or[ \t]|\b(?:can(?:not|'t)[ \t]+decide|(?:not[ \t]+sure|unsure)(?![ \t,]*but\b))\b"
 )
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
-_SENTENCE_END = re.compile(r"(?:(?<=[a-z]{3})|(?<=\d))[.!?][ \t]+(?=[A-Z])")
+_SENTENCE_END = re.compile(
+    r"(?:(?<=[a-z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s]))[.!?][ \t]+(?=[A-Z]|[^\x00-\u024f\s\W])|[।॥。！？][ \t]*"
+)
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
+_CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
+_SYMBOLS = re.compile(r"[ \t]*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200d]+[ \t]*$")  # "Virat Kohli 🏏🔥"
+_TWO_NAMES = re.compile(
+    r"^(?:[A-Z][\w.'-]*[ \t]?){1,4}[ \t]or[ \t](?:[A-Z][\w.'-]*[ \t]?){1,4}$"
+)  # "Kochi or Kozhikode"
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
 _GLOSS = re.compile(r"[ \t]+(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;]|$)")
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
-_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}"
+_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}।॥。"
 
 
 @lru_cache(maxsize=64)
@@ -117,6 +129,7 @@ def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], .
             ),
         ),
         (1, re.compile(rf"(?<=[ \t(]){var}[ \t]*=(?!=)[ \t]*")),  # "=" wherever it stands: "so Y = Kurukshetra"
+        (1, re.compile(rf"{var}[ \t]+(?:refers[ \t]+to|is[ \t]+none[ \t]+other[ \t]+than|stands[ \t]+for)[ \t]+")),
         (1, re.compile(rf"(?<![\w\"'])[\"'](?P<v>{names})[\"'][ \t]*:[ \t]*")),
         (
             2,
@@ -176,11 +189,24 @@ def _clean(segment: str) -> str | None:
         return None
     if quoted := _QUOTED_TITLE.match(segment.strip()):
         segment = quoted[1]
-    segment = _HEDGE.sub("", segment.strip(_STRIP), count=1).strip(_STRIP)
-    segment = _bare(segment).strip(_STRIP)
+    segment = _HEDGE.sub("", _CELL_END.split(segment, 1)[0].strip(_STRIP), count=1).strip(_STRIP)
+    segment = _SYMBOLS.sub("", _bare(segment)).strip(_STRIP)
+    if _TWO_NAMES.match(segment):
+        return None
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):
         segment = segment[:-1].strip(_STRIP)
     return segment if _ALNUM.search(segment) and not _PLACEHOLDER.fullmatch(segment) else None
+
+
+@cache
+def _answer_noun() -> re.Pattern[str]:
+    """The format's statement in the reply's language: a noun for "answer" of any language (the choice words)
+    among a sentence's first words, then a colon or a short word before the answer ("उत्तर है: शाहजहाँ", "La
+    respuesta es ...", "答案是...")."""
+    return re.compile(
+        rf"(?:^|(?<=[.!?।。][ \t]))(?:[^\s.!?।。]+[ \t]+){{0,3}}?{pattern('answer')}"
+        rf"(?:[ \t]*[:：]|[ \t]+[^\s:：.!?।。]{{1,4}}[ \t]*[:：]?|(?<=[\u4e00-\u9fff])[是为])[ \t]*"
+    )
 
 
 def _format_answer(text: str, variable: str, variables: tuple[str, ...]) -> tuple[int, str] | None:
@@ -190,7 +216,8 @@ def _format_answer(text: str, variable: str, variables: tuple[str, ...]) -> tupl
     for index in range(len(lines) - 1, -1, -1):
         line = lines[index]
         closers = [i for i, c in enumerate(line) if c == ">"]
-        for match in reversed(list(_ANSWER_IS.finditer(line))):
+        leads = list(_ANSWER_IS.finditer(line)) or list(_answer_noun().finditer(line))
+        for match in reversed(leads):
             # the answer stops at the first ">" (see _clean): slice no further, or many leads cost quadratic time
             after = bisect_left(closers, match.end())
             stop = closers[after] + 1 if after < len(closers) else len(line)
@@ -242,7 +269,8 @@ def _read(text: str) -> str | None:
     reading = read_reply(text)
     if reading.unfinished:
         return None
-    text = _BOXED.sub(r"\nFinal answer: \1\n", reading.text) if "boxed" in reading.text else reading.text
+    text = _LATEX_TEXT.sub(r"\1", reading.text) if "\\" in reading.text else reading.text
+    text = _BOXED.sub(r"\nFinal answer: \1\n", text) if "boxed" in text else text
     return _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", _ANSWER_AFTER.sub(r"The answer is \1", text)))
 
 
@@ -259,6 +287,7 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
     patterns = _compile(wanted)
     canonical = {v.lower(): v for v in reversed(wanted)} | {v: v for v in wanted}
     best: dict[str, tuple[int, str]] = {}
+    named: dict[str, str] = {}  # answers labelled by the variable's own name (not the format's "<X answer>")
     final = False
     for line in text.splitlines():
         if not line or line.isspace():
@@ -273,10 +302,13 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
             stop = labels[i + 1][1].start() if i + 1 < len(labels) else len(line)
             answer = _clean(line[match.end() : stop])
             final = final or final_at < match.end()
+            bracketed = strength == 2
             strength += _FINAL_BONUS if final else _FORMAT if stated_at < match.end() else 0
             variable = canonical[match["v"]] if match["v"] in canonical else canonical[match["v"].lower()]
             if answer and strength >= best.get(variable, (-1, ""))[0]:
                 best[variable] = (strength, answer)
+                if not bracketed:
+                    named[variable] = answer.casefold()
         if not labels:
             bonus = _FINAL_BONUS if final or final_at < len(line) else _FORMAT if stated_at < len(line) else 0
             for variable, answer in _suffixed(line, wanted):
@@ -286,6 +318,9 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
     target = asked if asked in wanted else wanted[0] if len(wanted) == 1 else None
     if target is not None:
         stated = _format_answer(text, target, wanted)
+        others = {answer for v, answer in named.items() if v != target}
+        if stated and stated[1].casefold() in others:  # the format's slot filled with another variable's answer
+            stated = None
         if stated and stated[0] >= best.get(target, (-1, ""))[0]:
             best[target] = stated
         elif not best and (whole := _whole_reply(reply, wanted)):

@@ -108,7 +108,7 @@ CASES = [
     ("A lot of people think it is Rome.\nB is unclear.", ["A", "B"], {"A": None, "B": "unclear"}),
     ("XYZ Corp: a company; Yale: a university", XY, {"X": None, "Y": None}),
     ("x: paris\ny: france", XY, {"X": "paris", "Y": "france"}),  # a lower-case label opening its line
-    ("X refers to Paris, the capital.", ["X"], {"X": None}),
+    ("X refers to Paris, the capital.", ["X"], {"X": "Paris"}),  # "refers to" states what X is
     ("X-ray crystallography", ["X"], {"X": None}),
     # chain of thought
     (COT_THREE, XYZ, {"X": "Marie Curie", "Y": "Pierre Curie", "Z": "Nobel Prize in Physics"}),
