@@ -58,7 +58,7 @@ _OPTION = re.compile(
 )
 _CHOICE = re.compile(r"(?i)\b(?:recommend\w*|prefer\w*|go with|more natural|most natural|sounds better|is better"
                      r"|best|would use|I'd use|choose|pick)\b")  # fmt: skip
-_ORDINALS = ("first|1|one|former|a", "second|2|two|latter|b", "third|3|three|c")
+_ORDINALS = (("first|former|1st", "1|a"), ("second|latter|2nd", "2|b"), ("third|3rd", "3|c"))  # words, numbers
 _SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
 _COLON = re.compile(r"[:：]")
@@ -169,7 +169,7 @@ def _named(line: Line, text: str, source: str | None) -> str:
     """The translation a sentence names at its end, quoted or in bold ('The translation of "..." into German is
     "..."', "In Spanish, this is **...**"); else the text."""
     bold = [run for mark, run in line.emphasis if mark == "bold"]
-    if bold and text.rstrip(" .。").endswith(bold[-1]) and _NAMED.search(text[: text.rfind(bold[-1])]):
+    if bold and text.rstrip(" .。").endswith(bold[-1].rstrip(" .。")) and _NAMED.search(text[: text.rfind(bold[-1])]):
         return bold[-1]
     stripped = text.rstrip(" .。")
     if stripped and stripped[-1] in _CLOSING.values():
@@ -195,8 +195,9 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...]) -> int:
                 word = re.match(r"[^\W\d_]{3,}", candidates[i][0])
                 if word and re.search(rf"(?i)\b{re.escape(word[0])}\b", line.text) and not _OPTION.match(word[0] + "1"):
                     return i
-            for position, words in enumerate(_ORDINALS[: len(options)]):
-                if re.search(rf"(?i)(?:\b(?:{words})\b(?!\s*[-–]))|\((?:option\s*)?(?:{words})\)", line.text):
+            for position, (words, numbers) in enumerate(_ORDINALS[: len(options)]):
+                named = rf"\b(?:{words})\b|\((?:option\s*)?(?:{numbers})\)|\b(?:option|version|#)\s*(?:{numbers})\b"
+                if re.search(f"(?i){named}", line.text):
                     return options[position]
     labelled = [i for i, (label, _) in enumerate(candidates) if _TRANSLATION_LABEL.search(label)]
     return labelled[-1] if labelled else 0

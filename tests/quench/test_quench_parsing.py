@@ -262,3 +262,39 @@ def test_binary_verdicts_stated_in_other_words(reply, verdict):
 )
 def test_likert_scores_written_other_ways(reply, score):
     assert parse_likert(reply) == score
+
+
+@pytest.mark.parametrize(
+    ("correct", "incorrect"),
+    [
+        ("Верно.", "Неверно. Правильный ответ — Париж."),
+        ("Die Antwort ist richtig.", "Die Antwort ist nicht richtig, es war Bonn."),
+        ("La respuesta es correcta.", "La respuesta no es correcta: era Lima."),
+        ("Doğru.", "Doğru değil."),
+        ("صحيح", "غير صحيح، الجواب الصحيح هو القاهرة."),
+        ("正解です。", "不正解です。正しい答えは富士山です。"),
+        ("Sahihi.", "Si sahihi. Jibu sahihi ni Nairobi."),
+        ("सही — उत्तर मेल खाता है।", "गलत — उत्तर मेल नहीं खाता।"),
+        ("👍", "👎"),
+    ],
+)
+def test_verdicts_in_the_judges_languages(correct, incorrect):
+    """A verdict word of the judge's language is read, its negated form first; the correct answer the judge then
+    names ("правильный ответ", "正しい答え") is no second verdict."""
+    assert (parse_binary(correct), parse_binary(incorrect)) == (1.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("reply", "score"),
+    [
+        ("4 von 5 Punkten. Die Begründung ist gut.", 4.0),
+        ("الدرجة: ٤ من ٥", 4.0),
+        ("Note : 2,5/5 — le raisonnement est confus.", 2.5),
+        ("Bewertung: drei", 3.0),
+        ("三分。理由只说明了一半。", 3.0),
+        ("Alama: 4 kati ya 5.", 4.0),
+        ("Score: 5. On second look it omits the mechanism; revising to 3.", 3.0),
+    ],
+)
+def test_likert_scores_in_the_judges_languages(reply, score):
+    assert parse_likert(reply) == score

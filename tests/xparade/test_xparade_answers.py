@@ -191,6 +191,10 @@ def _bullets(spans: list[str]) -> str:
     return "\n".join(f"- {s}" for s in spans) or "none"
 
 
+def _labelled(new: list[str], inf: list[str]) -> list[tuple[str, str]]:
+    return [("new", s) for s in new] + [("inferable", s) for s in inf]
+
+
 FORMATS = {
     "plain": lambda new, inf, lang: f"New:\n{_bullets(new)}\nInferable:\n{_bullets(inf)}",
     "json": lambda new, inf, lang: "```json\n" + json.dumps({"new": new, "inferable": inf}, ensure_ascii=False)
@@ -206,7 +210,51 @@ FORMATS = {
     + (" and ".join(f"«{s}»" for s in inf) or "N/A"),
     "headings": lambda new, inf, lang: f"### {HEADINGS[lang][0]}\n{_bullets(new)}\n\n### {HEADINGS[lang][1]}\n"
     f"{_bullets(inf)}\n\nExplanation: the rest is the same.",
+    # layouts read by what they quote from the target (quoted.py)
+    "csv": lambda new, inf, lang: "span,label\n" + "".join(f'"{s}",{lab}\n' for lab, s in _labelled(new, inf)),
+    "arrows": lambda new, inf, lang: "\n".join([*(f'NEW → "{s}"' for s in new), *(f"{s} => inferable" for s in inf)]),
+    "html": lambda new, inf, lang: "<table><tr><th>Span</th><th>Label</th></tr>"
+    + "".join(f"<tr><td>{s}</td><td>{lab}</td></tr>" for lab, s in _labelled(new, inf)) + "</table>",
+    "tags": lambda new, inf, lang: "<spans>\n"
+    + "".join(f'<span label="{lab}">{s}</span>\n' for lab, s in _labelled(new, inf)) + "</spans>",
+    "objects": lambda new, inf, lang: json.dumps([{"text": s, "category": lab.upper()} for lab, s in
+                                                  _labelled(new, inf)], ensure_ascii=False),
 }  # fmt: skip
+
+
+def _marked(target: str, new: list[str], inf: list[str]) -> str | None:
+    """The target re-printed with its spans marked inline, None where two spans overlap or one is not in it."""
+    found = sorted((target.find(s), s, label) for label, spans in (("NEW", new), ("inf", inf)) for s in spans)
+    if any(at < 0 for at, _, _ in found) or any(
+        a + len(s) > b for (a, s, _), (b, _, _) in zip(found, found[1:], strict=False)
+    ):
+        return None
+    out, end = [], 0
+    for at, span, label in found:
+        mark = f"[NEW: {span}]" if label == "NEW" else f'<mark class="inferable">{span}</mark>'
+        out += [target[end:at], mark]
+        end = at + len(span)
+    return "Here is the target with its spans marked:\n\n" + "".join(out) + target[end:]
+
+
+@pytest.mark.parametrize("record", ANSWERS, ids=[r["id"] for r in ANSWERS])
+def test_a_target_reprinted_with_marks_equals_the_list_of_its_marked_spans(record):
+    tokens, new, inf = record["target_tokens"], record["expected"]["new"], record["expected"]["inferable"]
+    if not new + inf or (marked := _marked(record["target"], new, inf)) is None:
+        pytest.skip("no spans to mark, or spans that overlap")
+    want = token_labels(tokens, *spans_on(FORMATS["plain"](new, inf, "en"), tokens))[0].tolist()
+    assert token_labels(tokens, *spans_on(marked, tokens))[0].tolist() == want
+
+
+@pytest.mark.parametrize("record", ANSWERS, ids=[r["id"] for r in ANSWERS])
+def test_a_correction_equals_the_corrected_list(record):
+    tokens, new, inf = record["target_tokens"], record["expected"]["new"], record["expected"]["inferable"]
+    if not inf:
+        pytest.skip("no inferable span to move")
+    moved = inf[0]
+    draft = FORMATS["plain"]([*new, moved], inf[1:], "en") + f'\n\nCorrection: "{moved}" belongs under Inferable.'
+    want = token_labels(tokens, *spans_on(FORMATS["plain"](new, inf, "en"), tokens))[0].tolist()
+    assert token_labels(tokens, *spans_on(draft, tokens))[0].tolist() == want
 
 
 @pytest.mark.parametrize("record", ANSWERS, ids=[r["id"] for r in ANSWERS])

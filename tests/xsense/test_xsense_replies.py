@@ -136,6 +136,32 @@ def test_translation_cleaning(reply: str, expected: str) -> None:
     assert clean_translation(reply) == expected
 
 
+SOURCE = "The museum will be closed on public holidays."
+TRANSLATIONS_OF_A_SOURCE = [
+    ("Sure! Here's the translation: Das Museum ist an Feiertagen geschlossen.",
+     "Das Museum ist an Feiertagen geschlossen."),
+    ('The translation into German is "Das Museum ist an Feiertagen geschlossen."',
+     "Das Museum ist an Feiertagen geschlossen."),
+    ("In German, this is **Das Museum ist an Feiertagen geschlossen.**", "Das Museum ist an Feiertagen geschlossen."),
+    ("EN: The museum will be closed on public holidays.\nZH: 博物馆将在法定节假日闭馆。", "博物馆将在法定节假日闭馆。"),
+    ("博物馆将在法定节假日闭馆。（Bówùguǎn jiāng zài fǎdìng jiéjiàrì bìguǎn.）", "博物馆将在法定节假日闭馆。"),
+    ("Original: The museum will be closed on public holidays.\nPinyin: Bówùguǎn jiāng bìguǎn.\n"
+     "Translation: 博物馆将在法定节假日闭馆。", "博物馆将在法定节假日闭馆。"),
+    ("1. Formal: Das Museum bleibt an Feiertagen geschlossen.\n2. Casual: An Feiertagen ist das Museum zu.\n\n"
+     "I'd recommend the second one for a sign.", "An Feiertagen ist das Museum zu."),
+    ("Translation: Das Museum ist an Feiertagen zu. Actually, more precisely: Das Museum bleibt an Feiertagen "
+     "geschlossen.", "Das Museum bleibt an Feiertagen geschlossen."),
+    ("The museum will be closed on public holidays.", ""),  # the source given back
+    ("Here is the German translation:\n\nDas Museum bleibt an", ""),  # cut off
+    ("Please provide the text you'd like me to translate into German.", ""),  # talk about translating
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "expected"), TRANSLATIONS_OF_A_SOURCE)
+def test_the_translation_is_the_text_that_renders_the_source(reply: str, expected: str) -> None:
+    assert clean_translation(reply, SOURCE) == expected
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.one_of(st.none(), st.integers(), st.text(), st.lists(st.text())))
 def test_translation_cleaning_takes_any_input(reply: object) -> None:
