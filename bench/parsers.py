@@ -1,49 +1,63 @@
-"""Every answer parser on adversarial replies of n and 2n repeats: a time ratio near 2 is linear, near 4 quadratic.
+"""Every reply reader on adversarial replies of 10 KB and 1 MB: the time ratio is at most 100 where reading is linear
+(replies are read on their last 50,000 characters, so a long reply costs no more than that), near 10,000 where it is
+quadratic.
 
-    python bench/parsers.py [--repeats 100000]
+    python bench/parsers.py
 
-Prints a markdown table: parser | reply | characters at n | seconds at n | seconds at 2n | ratio.
+Prints a markdown table: reader | reply | s at 10 KB | s at 1 MB | ratio, then the worst time on 1 MB.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from lm_eval_xling.choices import read_choice
 from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 from lm_eval_xling.quench.answers import parse_variables
-from lm_eval_xling.xparade.spans import read_span_lists
+from lm_eval_xling.xparade.spans import read_spans
 from lm_eval_xling.xsense.answers import read_answer, standardize
+from lm_eval_xling.xsense.translation_reply import clean_translation
 
-CASES = (  # (parser, the piece repeated, call)
+TARGET = str.split("The canal cut the sea route between New York and San Francisco by about 13,000 kilometres .")
+CASES = (  # (reader, the piece repeated, call)
     ("parse_variables", "answer: >", lambda text: parse_variables(text, ["X"])),
     ("parse_variables", "X: a; ", lambda text: parse_variables(text, ["X", "Y"])),
+    ("parse_variables", "La respuesta es (a) ", lambda text: parse_variables(text, ["X"])),
     ("read_choice", "the answer is A or B ", lambda text: read_choice(text, ("A", "B"))),
     ("read_choice", "Option A (", lambda text: read_choice(text, ("A", "B"), ("Option A (x", "a b c d e f g"))),
     ("standardize", "yes or no ", lambda text: standardize(text, "pawsx", "en")),
     ("read_answer", "是否", lambda text: read_answer(text, "pawsx", "zh")),
     ("parse_binary", "correct or incorrect ", parse_binary),
+    ("parse_binary", "nicht richtig, ", parse_binary),
     ("parse_likert", "3 out of 5 ", parse_likert),
-    ("read_span_lists", "New: a; b\n", read_span_lists),
+    ("parse_likert", "drei von 5 Punkten ", parse_likert),
+    ("read_spans", "New: a; b\n", lambda text: read_spans(text, TARGET)),
+    ("read_spans", '"New York" new ', lambda text: read_spans(text, TARGET)),
+    ("read_spans", "[NEW: the canal] ", lambda text: read_spans(text, TARGET)),
+    ("read_spans", "new | sea route, ", lambda text: read_spans(text, TARGET)),
+    ("read_spans", " ", lambda text: read_spans("a" + text + "x", TARGET)),
+    ("clean_translation", "Translation: «Das» ", lambda text: clean_translation(text, "The cat sat.")),
+    ("clean_translation", "Option 1: a\n", lambda text: clean_translation(text, "The cat sat.")),
 )
+SMALL, LARGE = 10_000, 1_000_000
 
 
-def seconds(call, text: str) -> float:
+def seconds(call, piece: str, size: int) -> float:
+    text = piece * (size // len(piece))
     start = time.perf_counter()
     call(text)
     return time.perf_counter() - start
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=100_000)
-    n = parser.parse_args().repeats
-    print("| parser | reply | characters at n | s at n | s at 2n | ratio |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("| reader | reply | s at 10 KB | s at 1 MB | ratio |")
+    print("|---|---|---:|---:|---:|")
+    worst = (0.0, "")
     for name, piece, call in CASES:
-        once, twice = seconds(call, piece * n), seconds(call, piece * 2 * n)
-        print(f"| {name} | {piece!r} x n | {len(piece) * n:,} | {once:.3f} | {twice:.3f} | {twice / once:.2f} |")
+        small, large = seconds(call, piece, SMALL), seconds(call, piece, LARGE)
+        worst = max(worst, (large, f"{name} on {piece!r} x n"))
+        print(f"| {name} | {piece!r} x n | {small:.4f} | {large:.3f} | {large / small:.0f} |")
+    print(f"\nworst on 1 MB: {worst[0]:.3f} s ({worst[1]})")
 
 
 if __name__ == "__main__":
