@@ -32,6 +32,7 @@ _VALUES = "\ue201"  # opens each value of a JSON list on its field line
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
 # HTML's inline formatting is no field: "N<sub>A</sub>" is one word, "<b>B</b>" a bold B
 _INLINE_TAG = re.compile(r"</?(?i:sub|sup|b|i|em|strong|u|small|mark|span|code)>")
+_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣]|\d{1,3}[.)])[ \t]+")
@@ -191,6 +192,8 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     if "<" in text:
         text = _TAG.sub(lambda m: _field(m[1], m[2]), _INLINE_TAG.sub("", text))
     text = text.translate(_INVISIBLE)
+    if "](" in text:
+        text = _LINK.sub(r"\1", text)  # a markdown link reads as its text
     lines = tuple(line for raw in (text.translate(_QUOTES) if fold else text).split("\n") if (line := _line(raw)))
     joined = "\n".join(line.text for line in lines).translate(_QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))

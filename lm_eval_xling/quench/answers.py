@@ -47,7 +47,7 @@ from lm_eval_xling.choice_words import pattern
 from lm_eval_xling.replies import abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
-_SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])and[ \t]+\**"
+_SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])(?:and|so)[ \t]+\**|^[ \t]*(?i:so|thus|hence|therefore),?[ \t]+\**"
 _AFTER_ANSWER = r"(?i:\banswers?\b\**[ \t]*(?:is|are|:)(?!\w)[* \t:]*)"
 _ANSWER_FOR = r"(?i:\b(?:answer[ \t]+(?:for|to|of)[ \t]+(?:variable[ \t]+)?|variable[ \t]+))"  # "Answer for X:"
 _STRONG_SEP = r"(?:[ \t]*(?:[:=|]|->|→|=>|⇒|⟶)|[ \t]+[-–—](?=[ \t]))\**[ \t]*"
@@ -58,7 +58,7 @@ _ANSWER_IS = re.compile(
     r"|\b(?:my|final)[ \t]+(?:best[ \t]+)?guess[ \t]*(?:is|would[ \t]+be|:)"
     r"|\bif[ \t]+I[ \t]+(?:had|have)[ \t]+to[ \t]+guess[ \t]*[,:]"
     r"|\bI(?:'m|[ \t]+am|'ll|[ \t]+will|'d|[ \t]+would)[ \t]+(?:going[ \t]+with|go[ \t]+with)"
-    r"|\bI[ \t]+lean[ \t]+(?:towards?|to)|\bmy[ \t]+(?:final[ \t]+)?(?:pick|choice)[ \t]*(?:is|:)"
+    r"|\bfinal[ \t]*:|\bI[ \t]+lean[ \t]+(?:towards?|to)|\bmy[ \t]+(?:final[ \t]+)?(?:pick|choice)[ \t]*(?:is|:)"
     r"|\b(?:that|it)[ \t]+(?:would|must|has[ \t]+to|should)[ \t]+be)"
     r"(?!\w)[* \t:]*"
 )
@@ -73,8 +73,8 @@ _BOXED = re.compile(r"\$*\\boxed\{(?:\\(?:text|textbf|mathrm|mathbf)\{)?([^{}\n]
 _LATEX_TEXT = re.compile(r"\$*\\(?:text|textbf|mathrm|mathbf)\{([^{}\n]{0,300})\}\$*")
 # the format's statement turned round: "QR code is the answer.", "Kia is my final answer"
 _ANSWER_AFTER = re.compile(
-    r"(?im)(?:^|(?<=[—–:][ \t]))([^\n—–:]{1,100}?)[ \t]+is[ \t]+(?:the|my)[ \t]+(?:final[ \t]+|correct[ \t]+)?answer\b"
-    r"[ \t.!]*$"
+    r"(?im)(?:^|(?<=[—–:][ \t]))([^\n—–:.]{1,100}?)[ \t]+is[ \t]+(?:the|my)[ \t]+(?:final[ \t]+|correct[ \t]+)?answer"
+    r"(?:[ \t]+here)?\b[ \t!]*(?=\.[ \t]|[.!]?$)"
 )
 # a lead that ends its line ("The answer is:", "Final answer:"): its answer is on the next line
 _LEAD_BREAK = re.compile(r"(?im)(\banswer\b[^\n]{0,40}?(?:\bis|:|=)[ \t]*)\n")
@@ -90,12 +90,14 @@ _HEDGE = re.compile(
     r"|in[ \t]+my[ \t]+opinion|most[ \t]+likely|more[ \t]+likely|probably|possibly|perhaps|maybe|likely"
     r"|(?:it|this|that)(?:[ \t]+is|'s)(?:[ \t]+(?:most[ \t]+)?(?:likely|probably|possibly|perhaps))?"
     r"|(?:it|this)[ \t]+(?:should|must|may|might|would)[ \t]+be|that|hmm+|well|okay"
-    r"|I(?:'m|[ \t]+am)[ \t]+not[ \t]+(?:sure|certain)[ \t,]*but|I(?:'d|[ \t]+would)[ \t]+say)[ \t,:]+)+"
+    r"|I(?:'m|[ \t]+am)[ \t]+not[ \t]+(?:sure|certain)[ \t,]*but|I(?:'d|[ \t]+would)[ \t]+(?:say|guess)"
+    r"|definitely|certainly|surely|clearly|(?:it[ \t]+)?(?:gotta|has[ \t]+to|must)[ \t]+be)[ \t,:]+)+"
 )
 _ALTERNATIVES = re.compile(
     r"(?i)^(?:either[ \t]|(?:it|this)?[ \t]*(?:could|might|may)[ \t]+be[ \t]|(?:probably|possibly|perhaps|maybe"
     r"|likely)[ \t]).*[ \t]or[ \t]|\b(?:can(?:not|'t)[ \t]+decide|(?:not[ \t]+sure|unsure)(?![ \t,]*but\b))\b"
 )
+_STOP = re.compile(r"[.!?।。\n]")
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(
     r"(?:(?<=[a-z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s]))[.!?][ \t]+(?=[A-Z]|[^\x00-\u024f\s\W])|[।॥。！？][ \t]*"
@@ -105,14 +107,14 @@ _ALNUM = re.compile(r"[^\W_]")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
 _SYMBOLS = re.compile(r"[ \t]*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200d]+[ \t]*$")  # "Virat Kohli 🏏🔥"
 _TWO_NAMES = re.compile(
-    r"^(?:[A-Z][\w.'-]*[ \t]?){1,4}[ \t]or[ \t](?:[A-Z][\w.'-]*[ \t]?){1,4}$"
+    r"^(?:[A-Z][\w.'-]*[ \t]?){1,4}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)(?:[A-Z][\w.'-]*[ \t]?){1,4}$"
 )  # "Kochi or Kozhikode"
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
 _GLOSS = re.compile(r"[ \t]+(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;]|$)")
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
-_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}।॥。"
+_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}।॥。→⇒—–"
 
 
 @lru_cache(maxsize=64)
@@ -175,7 +177,7 @@ def _bare(answer: str) -> str:
     if (dash := _SPACED_DASH.search(answer)) and _ALNUM.search(answer[: dash.start()]):
         answer = answer[: dash.start()]
     head, comma, rest = answer.partition(", ")
-    if comma and _ALNUM.search(head) and not _NAME_GOES_ON.search(rest):
+    if comma and _ALNUM.search(head) and (rest[:1].islower() or not _NAME_GOES_ON.search(rest)):
         answer = head
     return answer
 
@@ -195,6 +197,7 @@ def _clean(segment: str) -> str | None:
         return None
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):
         segment = segment[:-1].strip(_STRIP)
+    segment = segment.removeprefix("the ") if segment.startswith("the ") else segment  # "the Taj Mahal"
     return segment if _ALNUM.search(segment) and not _PLACEHOLDER.fullmatch(segment) else None
 
 
@@ -204,8 +207,9 @@ def _answer_noun() -> re.Pattern[str]:
     among a sentence's first words, then a colon or a short word before the answer ("उत्तर है: शाहजहाँ", "La
     respuesta es ...", "答案是...")."""
     return re.compile(
-        rf"(?:^|(?<=[.!?।。][ \t]))(?:[^\s.!?।。]+[ \t]+){{0,3}}?{pattern('answer')}"
-        rf"(?:[ \t]*[:：]|[ \t]+[^\s:：.!?।。]{{1,4}}[ \t]*[:：]?|(?<=[\u4e00-\u9fff])[是为])[ \t]*"
+        rf"(?:^|(?<=[.!?।。][ \t]))(?:[^\s.!?।。]+[ \t]+){{0,3}}?{pattern('answer')}[^\s:：(]*"
+        r"(?:[ \t]*\([^()\n]{1,20}\))?"  # "उत्तर (Answer):"
+        r"(?:[ \t]*[:：—–]|[ \t]+[^\s:：.!?।。]{1,4}(?=[ \t:：])[ \t]*[:：—–]?|(?<=[\u4e00-\u9fff])[是为])[ \t]*"
     )
 
 
@@ -263,15 +267,16 @@ def _suffixed(line: str, variables: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def _read(text: str) -> str | None:
-    """The reply as the shared reader reads it, with placeholders and line-ending leads mended; None when an
-    unclosed reasoning block gave no answer."""
+def _read(text: str) -> tuple[str, list[str]] | None:
+    """The reply as the shared reader reads it, with placeholders and line-ending leads mended, and its bold runs;
+    None when an unclosed reasoning block gave no answer."""
     reading = read_reply(text)
     if reading.unfinished:
         return None
     text = _LATEX_TEXT.sub(r"\1", reading.text) if "\\" in reading.text else reading.text
     text = _BOXED.sub(r"\nFinal answer: \1\n", text) if "boxed" in text else text
-    return _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", _ANSWER_AFTER.sub(r"The answer is \1", text)))
+    text = _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", _ANSWER_AFTER.sub(r"The answer is \1", text)))
+    return text, [run for line in reading.lines for mark, run in line.emphasis if mark == "bold"]
 
 
 def parse_variables(text: object, variables: object, asked: str | None = None) -> dict[str, str | None]:
@@ -281,8 +286,9 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
     variables = list(variables) if isinstance(variables, Sequence) and not isinstance(variables, str) else []
     result: dict[str, str | None] = {v: None for v in variables if isinstance(v, str)}
     wanted = tuple(dict.fromkeys(v for v in variables if isinstance(v, str) and v.strip()))
-    if not isinstance(text, str) or not wanted or (text := _read(text)) is None:
+    if not isinstance(text, str) or not wanted or (read := _read(text)) is None:
         return result
+    text, bold = read
     reply, text = text, _BRACKET_BREAK.sub(r"\1 ", text)
     patterns = _compile(wanted)
     canonical = {v.lower(): v for v in reversed(wanted)} | {v: v for v in wanted}
@@ -323,8 +329,14 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
             stated = None
         if stated and stated[0] >= best.get(target, (-1, ""))[0]:
             best[target] = stated
+        elif target not in best and len(set(bold)) == 1 and (named := _clean(bold[0])):
+            best[target] = (-1, named)  # the one name the reply sets in bold: "**Jaipur**\n\nThe old city ..."
         elif not best and (whole := _whole_reply(reply, wanted)):
             best[target] = (-1, whole)
+        if target in best and (doubts := abstention_ends(text)):
+            end = _STOP.search(text, doubts[-1])
+            if text.rfind(best[target][1]) < (end.end() if end else len(text)):
+                del best[target]  # "The answer is Pune. ... I can't decide between Pune and Nagpur."
     for variable, (_, answer) in best.items():
         result[variable] = answer
     return result
