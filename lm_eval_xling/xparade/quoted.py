@@ -5,8 +5,10 @@ with `[NEW: ...]`, `<mark class="new">` or `==...==(new)` marks, prose: 'the new
 content: each piece the reply sets apart (quoted in any script, bracketed, tagged, highlighted, a table cell, a
 line or its part beside a label) that is text of the target is a span; its label is the nearest one the reply
 gives it, first inside its marks or tag, then right after or before it, then in its sentence, then in the heading
-above. Where a piece of a line is set apart, the rest of that line is the re-printed target, not a span. A span
-labelled "same" or not labelled at all is no answer. A later correction ("move X to Inferable", "X belongs under
+above. Where a piece of a line is set apart, the rest of that line is the re-printed target, not a span. A line
+opening or ending with a mark the reply's legend explains ("🆕 = new", "[N] = new", "+ new, ~ inferable" in a diff)
+takes that label; a line of several labelled lists ("New: a New: b Inferable: c") is read one list at a time. A
+span labelled "same" or not labelled at all is no answer. A later correction ("move X to Inferable", "X belongs under
 Inferable", "drop X", "I missed X, which is also new") is applied in order.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from itertools import islice
 
 from lm_eval_xling.replies import MAX_CHARS, after_reasoning
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
@@ -43,13 +46,23 @@ _LABEL = re.compile(
 )
 # a line that is a label with words that name what it labels: "New", "<new>", "Inferable spans"
 _LABEL_ONLY = re.compile(
-    rf"^\W*(?:{_ANY_LABEL})(?:\W+(?:information|info|spans?|content|parts?|phrases?|segments?|text|items?|list))*\W*$",
+    rf"^\W*(?:(?:\d{{1,2}}|[a-z]|[一二三四五六七八九十]+)[.)、]\W*)?(?:{_ANY_LABEL})(?:_?\d+)?"
+    rf"(?:\W*(?:{_ANY_LABEL}|information|info|spans?|content|parts?|phrases?|segments?|text|items?|list|的|信息|内容))*"
+    r"\W*$",
+    re.IGNORECASE,
+)  # "New", "1) New information", "一、新信息", "🆕 新的 / New", "new_1"
+# a legend: what a reply's marks stand for ("🟥 = new", "[N] = new", "(+ new, ? inferable)", "N = new information")
+_LEGEND = re.compile(
+    rf"(?:^|(?<=[\s(,;]))[`'\"]?(?P<mark>[^\s\w`'\"(),;=:]{{1,3}}|\[[A-Za-z]\]|\([A-Za-z]\)|[A-Z](?=\s*[=:]))[`'\"]?"
+    rf"\s*(?:=|:|→|->)?\s*(?P<label>{_ANY_LABEL})",
     re.IGNORECASE,
 )
+_LABEL_COLON = re.compile(rf"(?:{_ANY_LABEL})(?:_?\d+)?\s*[:=：]", re.IGNORECASE)  # "New:", "inferable_1="
+_TAGGED = re.compile(r"<[^<>\n]{1,100}>")
 # a heading: a label among a few words, ending in a colon or marked as one ("### Can be deduced")
 _HEADING = re.compile(
-    rf"^(?:#+\s*|\*\*)?(?:[^\W\d_][\w-]*\W+){{0,3}}?(?:{_ANY_LABEL})(?:\W+\w+){{0,6}}?\W*[:：]\W*$"
-    rf"|^#+\s*(?:[^\W\d_][\w-]*\W+){{0,3}}?(?:{_ANY_LABEL})(?:\W+\w+){{0,6}}\W*$",
+    rf"^(?:#+\s*|\*\*)?(?:[^\W\d_][\w-]*\W+){{0,3}}?(?:{_ANY_LABEL})\w*(?:\W+\w+){{0,6}}?\W*[:：]\W*$"
+    rf"|^#+\s*(?:[^\W\d_][\w-]*\W+){{0,3}}?(?:{_ANY_LABEL})\w*(?:\W+\w+){{0,6}}\W*$",
     re.IGNORECASE,
 )
 _ASIDE = re.compile(
@@ -68,20 +81,22 @@ _ENCLOSED = re.compile(
 _MARKED = re.compile(r"\[[^\]\n]*\]|\{[^}\n]*\}|<\w[^>\n]*>|==|【|\*\*")
 _ROW_BREAK = re.compile(r"(?i)</?(?:tr|table|thead|tbody|br|p|div|li|ul|ol)\b[^>\n]{0,100}>")
 _CELL = re.compile(r"(?i)</?t[dh]\b[^>\n]{0,100}>")
-_SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|\t|;;|\s\|\s|\||;|,|:|：|\s[-–—]\s)\s*")
+_SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|▸|\t|;;|\s\|\s|\||;|,|:|：|=|\s[-–—]\s)\s*")
 _SPLIT = re.compile(r"(?<!\s)\s*(?:;;?|；)\s*")  # between spans on one line
-_FRAME = re.compile(r"^[\s\-*•·>#]*(?:\d{1,3}[.)]\s+)?")  # list marks, numbering
+_FRAME = re.compile(r"^[\s\-*•·>#☑☐]*(?:(?:\d{1,3}|[a-z])[.)]\s+|[（(]\d{1,2}[)）]\s*)?")  # list marks, numbering
 _OFFSETS = re.compile(r"(?i)[\[(]\s*(?:chars?\s*)?\d+\s*[-–:]\s*\d+\s*[\])]:?|\bchars?\s+\d+\s*[-–]\s*\d+\s*:?")
 _GLOSS = re.compile(r"(?<!\s)\s*(?:\([^()\n]*\)|（[^（）\n]*）|\s[-–—]\s.*)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _LEAD = re.compile(r"^[\s^(（\[,;|:=>→—–-]*")
 _EMPTY_CELLS = re.compile(r"\|(?:\s*\|)+")
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])")
+_ASIDES = re.compile(r"\([^()\n]{4,300}\)|（[^（）\n]{2,300}）")  # an aside in brackets, not a "(new)" label
 _CORRECTION = re.compile(
     r"(?i)(?P<drop>\b(?:drop|remove|delete|should not be (?:under|in|listed)|is not (?:new|inferable))\b)"
     r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)))\b)"
 )
 _NOT_BEFORE = re.compile(r"(?i)(?:not|non-?|un)\s*$")
+_MARKS = 20  # a legend explains at most this many marks (each line is compared with each)
 _MIN_CHARS = 3  # a piece set apart by nothing but its line needs this many characters of content
 
 
@@ -90,7 +105,9 @@ class _Labels:
     its sentence is then looked up, not searched for (reading stays linear however many pieces a line has)."""
 
     def __init__(self, line: str) -> None:
-        self.found = [(m.start(), m.end(), _label_of(line, m)) for m in _LABEL.finditer(line)]
+        # an aside in brackets labels nothing: "(that same night)"
+        masked = _ASIDES.sub(lambda m: m[0] if _LABEL_ONLY.match(m[0]) else " " * len(m[0]), line)
+        self.found = [(m.start(), m.end(), _label_of(masked, m)) for m in _LABEL.finditer(masked)]
         self.starts = [start for start, _, _ in self.found]
         self.cuts = [m.end() for m in _SENTENCE.finditer(line)]
 
@@ -165,6 +182,31 @@ def _parts(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool]
         yield [(bare,), tuple(p for p in _SPLIT.split(bare) if p.strip())], None, False
 
 
+def _each_label(line: str) -> list[str]:
+    """A line with several labelled lists ("New: a New: b Inferable: c", "new=a | inferable=b"), one per label."""
+    starts = [m.start() for m in _LABEL_COLON.finditer(line)] if not _MARKED.search(line) else []
+    if len(starts) < 2:
+        return [line]
+    return [line[: starts[0]], *(line[a:b] for a, b in zip(starts, [*starts[1:], len(line)], strict=True))]
+
+
+def _tag_label(tag: re.Match[str]) -> str:
+    """A tag as a heading reads it: "<new>" is "new", "<dt>" nothing."""
+    name = tag[0].strip("</>").split()[0] if tag[0].strip("</>").split() else ""
+    return f" {name} " if _LABEL_ONLY.match(name) else " "
+
+
+def _legend_mark(line: str, legend: dict[str, str]) -> tuple[str, str] | None:
+    """(label, the rest) of a line that opens or ends with a mark the reply's legend explains."""
+    text = _FRAME.sub("", line).strip()
+    for mark, label in legend.items():
+        if text.lower().startswith(mark) and len(text) > len(mark):
+            return label, text[len(mark) :]
+        if text.lower().endswith(mark) and len(text) > len(mark):
+            return label, text[: -len(mark)]
+    return None
+
+
 def _clean(text: str) -> str:
     return _GLOSS.sub("", _FRAME.sub("", text)).strip(" \t\"'`*_«»“”„「」")
 
@@ -197,10 +239,16 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
     if unfinished:
         return None
     text = _CELL.sub(" | ", _ROW_BREAK.sub("\n", text))
+    legend = {}
+    for m in islice(_LEGEND.finditer(text), _MARKS):  # a letter stands for its label also as "[N]", "(N)", "N:"
+        letter = m["mark"].strip("[]()").lower()
+        forms = (f"[{letter}]", f"({letter})", f"{letter}:") if letter.isalpha() and len(letter) == 1 else (letter,)
+        legend |= dict.fromkeys(forms, _LABEL.search(m["label"]).lastgroup)
+    legend |= {"+": NEW} if re.search(r"(?m)^\+ ", text) and "+" not in legend else {}  # a diff's added lines
     found: dict[str, str] = {}  # span -> label, in the order found
     heading: str | None = None
     under: dict[str, list[str]] = {}  # the spans listed under each label's heading
-    for line in text.splitlines():
+    for line in (part for whole in text.splitlines() for part in _each_label(whole)):
         if _CONTINUATION.match(line):
             break
         if not line.strip():
@@ -208,8 +256,9 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
         if _ASIDE.match(line):
             heading = None  # "Explanation:": what follows needs labels of its own
             continue
-        if len(line) < 80 and (_HEADING.match(line) or _LABEL_ONLY.match(line)):
-            heading = _LABEL.search(line).lastgroup
+        bare = _TAGGED.sub(_tag_label, line) if len(line) < 80 else ""
+        if bare and (_HEADING.match(line) or _LABEL_ONLY.match(bare)):
+            heading = _LABEL.search(bare).lastgroup
             for span in under.pop(heading, ()):  # a list stated again replaces the earlier one
                 if found.get(span) == heading:
                     found.pop(span)
@@ -222,6 +271,9 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
         pieces = [
             (spans, label) for readings, label, apart in _pieces(line) if (spans := _matched(readings, matcher, apart))
         ]
+        if not pieces and (marked := _legend_mark(line, legend)):  # "+ en medio punto", "二十多公斤 [N]"
+            label, rest = marked
+            pieces = [(spans, label) for spans in [_matched([(rest,)], matcher, False)] if spans]
         if not pieces and not _MARKED.search(line):  # a line that marks parts of the target is read by its marks
             pieces = [
                 (spans, label)
