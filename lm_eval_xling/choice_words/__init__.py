@@ -56,6 +56,13 @@ def entries(kind: str, language: str | None = None, own: bool = False) -> tuple[
     return tuple(sorted(set(found)))
 
 
+@cache
+def every(kind: str) -> str:
+    """A regular expression for every language's `kind` words (for a reader that looks at one or two words beside
+    another word only, where languages' words cannot clash)."""
+    return alternation(tuple(str(e).strip() for code in languages() for e in _file(code).get(kind) or ()))
+
+
 @lru_cache(maxsize=512)
 def pattern(kind: str, language: str | None = None, own: bool = False) -> str:
     """A regular expression (case-insensitive) for the `kind` words (see `entries`)."""

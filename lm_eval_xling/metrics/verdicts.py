@@ -20,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from lm_eval_xling.choice_words import alternation
+from lm_eval_xling.choice_words import alternation, every
 from lm_eval_xling.replies import read_reply
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
@@ -29,10 +29,14 @@ _WORD_NUMBERS = {
     for n, words in enumerate(
         (
             "one",
-            "two zwei deux dos due dois duas twee два dwa iki dua mbili biyu दो اثنان اثنين",
-            "three drei trois tres tre três drie три trzy üç tiga tatu uku तीन ثلاثة ثلاث",
-            "four vier quatre cuatro quattro quatro четыре cztery dört empat nne huɗu चार أربعة أربع",
-            "five fünf funf cinq cinco cinque vijf пять pięć beş lima tano biyar पांच पाँच خمسة خمس",
+            "two zwei deux dos due dois duas twee två два dwa dva doi δύο kettő iki dua dalawa mbili biyu दो দুই"
+            " இரண்டு రెండు اثنان اثنين دو שתיים 둘",
+            "three drei trois tres tre três drie три trzy tři trei τρία három üç tiga tatlo tatu uku तीन তিন மூன்று"
+            " మూడు ثلاثة ثلاث سه שלוש 셋",
+            "four vier quatre cuatro quattro quatro fyra четыре чотири cztery čtyři patru τέσσερα négy dört empat apat"
+            " nne huɗu चार চার நான்கு నాలుగు أربعة أربع چهار ארבע 넷",
+            "five fünf funf cinq cinco cinque vijf fem пять п'ять pięć pět cinci πέντε öt beş lima tano biyar पांच पाँच"
+            " পাঁচ ஐந்து ఐదు خمسة خمس پنج חמש 다섯",
         ),
         start=1,
     )
@@ -44,7 +48,7 @@ _WORDS = re.compile(
 )
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
-    r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
+    r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b|\bou\b|\boder\b|\bo\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
 )
 
 
@@ -57,6 +61,10 @@ def _verdict_words(kind: str) -> str:
 
 
 _POSITIVE, _NEGATIVE = _verdict_words("correct"), _verdict_words("incorrect")
+# the answer the judge names as correct, in any language: "правильна відповідь — Київ", "Jibu sahihi ni Nairobi"
+_GOLD_NAMED = re.compile(rf"(?:{_POSITIVE})[ \t]+(?:{every('answer')})|(?:{every('answer')})[ \t]+(?:{_POSITIVE})")
+# a negator of any language right before a verdict word turns it: "nicht falsch", "No es incorrecto", "pas faux"
+_NEGATED = re.compile(rf"(?:{every('negation')})(?:[ \t]+[^\s]{{1,4}})?[ \t]+$")
 _POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[✓✔✅☑👍]|[✗✘❌×👎]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
@@ -99,6 +107,8 @@ _STATEMENT = re.compile(
     + "|"
     + _POSITIVE
     + r"))\b"
+    # a one-word label of any language and a colon before a verdict: "판정: 오답", "Urteil: falsch"
+    r"|^[ \t*#]*[^\W\d_][^\s\d:：*]{0,20}[ \t*]*[:：][ \t*]*(?P<y>" + _NEGATIVE + "|" + _POSITIVE + ")"
 )
 
 
@@ -122,26 +132,37 @@ def parse_binary(reply: object) -> float | None:
         last = statements[-1]
         if undecided and undecided[-1] > last.start():
             return None
-        verdict = _polarity(last["v"] or last["w"] or last["x"])
+        verdict = _polarity(last["v"] or last["w"] or last["x"] or last["y"])
         if len(statements) > 1:  # two verdicts, the later no revision of the earlier: "Correct. Incorrect."
             before = statements[-2]
-            if _polarity(before["v"] or before["w"] or before["x"]) != verdict and not _REVISION.search(
+            if _polarity(before["v"] or before["w"] or before["x"] or before["y"]) != verdict and not _REVISION.search(
                 text, before.end(), last.end()
             ):
                 return None
         return verdict
     if undecided:
         return None
-    text = _GOLD_NAMING.sub(" ", text)
+    cleaned = _GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text))
+    # the last verdict word that is no attribute of the answer it names; where naming is all the judge says
+    # ("Réponse juste : ...", "matches the true answer") and it states no doubt, that naming is its verdict
+    found = _last_verdict(cleaned)
+    if found is False and not re.search(every("doubt"), text):
+        found = _last_verdict(text)
+    return found if found is not False else None
+
+
+def _last_verdict(text: str) -> float | None | bool:
+    """1.0 or 0.0 from the last verdict word of `text` as its context reads it, None for a partial or two-way one,
+    False where there is none."""
     for match in reversed(list(_POLAR.finditer(text))):
         before = text[max(0, match.start() - 120) : match.start()]
         if _ATTRIBUTE.match(text, match.end()) or _HYPOTHETICAL.search(before):
             continue
         if _PARTIAL.search(before[-20:]) or _BOTH_WAYS.search(before[-30:]):
             return None
-        negated = _NEGATION.search(before[-40:]) is not None
+        negated = _NEGATION.search(before[-40:]) is not None or _NEGATED.search(before[-40:]) is not None
         return float((_polarity(match[0]) == 1.0) != negated)
-    return None
+    return False
 
 
 _NUMBER = r"(?P<n>\d+(?:\.\d+)?)"
@@ -151,7 +172,7 @@ _NOT_NOUNS = (
     r"|the|from|me|i|fits|seems|works|would|punkt\w*|puntos?|pontos?|punti|balls?|балл\w*|puan|poin|alama|分)\b"
 )
 # "out of" in the judges' languages: "4 von 5", "4 sur 5", "4 kati ya 5", "٤ من ٥", "4 dari 5"
-_OUT_OF = r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van|av|na|z|ze|από|מתוך|trên|จาก)"
+_OUT_OF = r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van(?:\s+de)?|av|na|z|ze|από|מתוך|trên|จาก|از|sa)"
 _NOUN_NEXT = rf"[ \t]+(?!{_NOT_NOUNS})[^\W\d_]"
 _SCALE = re.compile(
     r"(?i)(?:(?:on\s+)?a\s+scale\s+(?:of|from)\s+|between\s+|from\s+)?(?<![\d.])[01]\s*(?:to|-|–|and)\s*(?:5|10)"
@@ -174,6 +195,7 @@ _LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—]\s*)(?<![\d.]){_NUMBER}\s*[.!]?
 
 
 _DIGIT = re.compile(r"(?![0-9])\d")
+_FIVE_FIRST = re.compile(r"(?<![\d.])(5)[ \t]*(?:üzerinden|में[ \t]+से|মধ্যে|中)[ \t]*(\d(?:\.5)?)(?![\d.])")
 _HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
 _AS_SCORE = (
@@ -186,7 +208,7 @@ _AS_SCORE = (
     (
         re.compile(
             r"(?m)^[ \t*#]*[^\W\d_][^\s\d:：*]{1,20}[ \t*]*[:：][ \t*]*"
-            r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點)))"
+            r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)))"
         ),
         "Score: ",
     ),
@@ -205,6 +227,7 @@ def _as_scores(text: str) -> str:
     text = _DIGIT.sub(lambda m: str(unicodedata.decimal(m[0])), text)  # "٤" is 4
     text = _HALF_COMMA.sub(r"\1.5", text)  # "2,5/5"
     text = _WORDS.sub(_as_digits, text)
+    text = _FIVE_FIRST.sub(r"\2/5", text)  # "5 üzerinden 3", "5 में से 3"
     for pattern, score in _AS_SCORE:
         text = pattern.sub(score, text)
     return text
