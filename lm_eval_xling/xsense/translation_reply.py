@@ -16,6 +16,7 @@ source given back, a reply cut off before its end or one that never gets to a tr
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from lm_eval_xling.replies import Line, read_reply
 
@@ -23,11 +24,20 @@ from lm_eval_xling.replies import Line, read_reply
 _LABEL_WORDS = re.compile(
     r"(?i)(?:translation|translated|übersetzung|traducción|traduccion|tafsiri|fassara|翻译如下|翻译|译文|中文|英文|英语|"
     r"德语|西班牙语|english|german|deutsch|chinese|spanish|español|swahili|kiswahili|hausa|englisch|chinesisch|"
-    r"spanisch|option|version|variant|alternative|opción|here|is|the|it|in|into|text|original|source|target|literal|"
+    r"spanisch|option|version|variant|alternative|opción|here's|here’s|here|is|the|it|in|into|text|original|source|target|literal|"
     r"formal|informal|final|answer|\d|[()\[\]/,.&-]|\s)+"
 )
 _COURTESY_LEAD = re.compile(r"(?i)^(?:sure|of course|certainly|okay|ok|absolutely|great)[!,.]*\s+")
-_SHORT_LABEL = re.compile(r"[^\W\d_][\w'’-]*(?:[ \t]+[\w'’-]+){0,2}(?:[ \t]*\([\w ,/-]{1,20}\))?")
+_SHORT_LABEL = re.compile(
+    r"(?:[^\W\d_][^\s:：()，,。.!?！？、]{0,24}|[A-Za-z]{2,3}[ \t]*(?:→|->)[ \t]*[A-Za-z]{2,3})"
+    r"(?:[ \t]*\([^()\n]{1,20}\))?"
+)  # "Hindi", "தமிழ்", "ZH", "EN → HA", "Target (FR)", "Bengali (বাংলা)"
+_LEAD_SYMBOLS = re.compile(r"^[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F→⇒>•·\s]+")  # "🇩🇪 ", "→ "
+_ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
+_ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")  # "<translation lang="en">": as "<translation>"
+_REVISION = re.compile(r"(?i)^(?:correction|corrected|better|improved|revised|actually|more precisely)\b")
+_GAP = 500  # characters between one candidate and the next that a search looks through
+_QUESTION = re.compile(r"[?？]\s*$")
 # lines that are no translation: romanisation, a back-translation, a gloss ("Pinyin: ...", "Literally: ...")
 _ASIDE = re.compile(
     r"(?i)^[(（]?(?:pinyin|romaji|r[oō]maji|romani[sz]ation|transliteration|transcription|pronunciation"
@@ -38,7 +48,7 @@ _TRANSLATION_LABEL = re.compile(
     r"|перевод|tafsiri|fassara|terjemahan|çeviri|अनुवाद|ترجمة)\b|翻译|译文|翻訳|번역"
 )
 # a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）")
-_ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])[ \t]*[(（][\x00-\u024f\u1e00-\u1eff\s'’]{5,}[)）]")
+_ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])([?!.。？！]?)[ \t]*[(（][\x00-\u024f\u1e00-\u1eff\s'’]{5,}[)）]")
 # a statement that names the translation inside a sentence, at its end: 'The translation ... is "..."', 'In
 # Spanish, this is **...**', 'En español: «...»'
 _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\b)[ \t]*$")
@@ -53,7 +63,7 @@ _REVISED = re.compile(
 )
 # an alternative's label ("Option 2:", "Formal (Sie):", "Casual:", "Literal:"), and a stated choice between them
 _OPTION = re.compile(
-    r"(?i)^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b)"
+    r"(?i)^#|^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b)"
     r"|^(?:formal|informal|casual|polite|literal|natural|idiomatic|neutral|colloquial|standard)\b"
 )
 _CHOICE = re.compile(r"(?i)\b(?:recommend\w*|prefer\w*|go with|more natural|most natural|sounds better|is better"
@@ -130,10 +140,19 @@ def _label(text: str, short: bool = False) -> tuple[str, str] | None:
 
 
 def _row(line: Line, source: str | None) -> str | None:
-    """The translation in a table row: its cell that is neither a header nor the source."""
-    cells = [c.strip() for c in line.text.split("|")]
-    kept = [c for c in cells if c and not _LABEL_WORDS.fullmatch(c) and not (source and _same(c, source))]
+    """The translation in a table row: its cell that is neither a header nor (part of) the source; a row of short
+    cells without a sentence's end is a header ("| Deutsch | English |")."""
+    cells = [c.strip() for c in line.text.split("|") if c.strip()]
+    if cells and all(len(c.split()) <= 3 and not _SENTENCE_END.search(c) for c in cells):
+        return None
+    kept = [c for c in cells if not _LABEL_WORDS.fullmatch(c) and not (source and _within(c, source))]
     return kept[-1] if kept else None
+
+
+def _within(text: str, source: str) -> bool:
+    """Whether `text` is the source, a part of it, or holds all of it (ignoring case, spaces and punctuation)."""
+    a, b = re.sub(r"[\W_]+", "", text.casefold()), re.sub(r"[\W_]+", "", source.casefold())
+    return bool(a) and (a in b or b in a)
 
 
 def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, str]]:
@@ -146,21 +165,26 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             if (cell := _row(line, source)) is not None:
                 out.append(("", cell))
             continue
-        text, label = line.text, ""
+        text, label = _LEAD_SYMBOLS.sub("", line.text), ""
+        if not text or _ONLY_TAG.match(text):
+            continue  # "<result>"
         if line.kind == "heading" and more and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40):
             continue  # "### Translation", "## Hausa Translation"
         if _ASIDE.match(text):
             continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ..."
         if labelled := _label(text, short):
             label, text = labelled
+            text = _LEAD_SYMBOLS.sub("", text)
             if _ORIGINAL.match(label) or not text:
                 continue
         elif more and (text.endswith((":", "：", "—", "–")) and len(text) <= 300 or _COURTESY.match(text)):
             continue  # "Here is the translation:", "Sure, here it is —", "Of course."
         elif _ORIGINAL.match(text):
             continue
-        if source and more and _same(_unquote(text), source):
-            continue  # the original repeated before its translation
+        if source and more and _within(_unquote(text), source):
+            continue  # the original repeated before its translation, or one of its sentences
+        if not label and line.kind == "item":
+            label = f"#{sum(1 for lab, _ in out if lab.startswith('#')) + 1}"  # a numbered alternative, maybe
         out.append((label, _named(line, text, source)))
     return out
 
@@ -199,14 +223,40 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...]) -> int:
                 named = rf"\b(?:{words})\b|\((?:option\s*)?(?:{numbers})\)|\b(?:option|version|#)\s*(?:{numbers})\b"
                 if re.search(f"(?i){named}", line.text):
                     return options[position]
+    revised = [i for i, (label, _) in enumerate(candidates) if _REVISION.match(label)]
+    if revised:  # "Better: ...", "Correction: ..."
+        return revised[-1]
     labelled = [i for i, (label, _) in enumerate(candidates) if _TRANSLATION_LABEL.search(label)]
-    return labelled[-1] if labelled else 0
+    return labelled[0] if labelled else 0
+
+
+def _after(candidates: list[tuple[str, str]], text: str, start: int) -> int:
+    """The first candidate found in `text` after `start` ("Correction: ... reads more naturally:" then the
+    corrected translation), else 0; candidates are found in order, so the search is one pass."""
+    cursor = 0
+    for i, (_, candidate) in enumerate(candidates):
+        found = text.find(candidate, cursor, cursor + 2 * len(candidate) + _GAP)
+        if found >= start:
+            return i
+        cursor = found + len(candidate) if found >= 0 else cursor
+    return 0
+
+
+def _unfinished(text: str) -> bool:
+    """Whether a text stops inside a sentence: on a letter or mark (not in scripts written without a full stop:
+    Thai, Lao, Khmer) or on a comma."""
+    last = text.rstrip()[-1:]
+    if not last or "\u0e00" <= last <= "\u0eff" or "\u1780" <= last <= "\u17ff":
+        return False
+    return unicodedata.category(last)[0] in "LM" or last in ",、，"
 
 
 def clean_translation(reply: object, source: str | None = None) -> str:
     """The translation in a reply (see the module docstring); `source` is the text that was sent, whose
     sentence count tells how many lines a translation spans, and which a reply's echo of it is not."""
     source = source if isinstance(source, str) else None
+    if isinstance(reply, str) and "<" in reply:
+        reply = _ATTRIBUTES.sub(r"<\1>", reply)
     reading = read_reply(reply, fold=False)
     if reading.unfinished or not reading.lines:
         return ""
@@ -214,25 +264,24 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     if not candidates:
         return ""
     at = _chosen(candidates, reading.lines)
+    if at == 0 and (revisions := [line.text for line in reading.lines if _REVISION.match(line.text)]):
+        at = _after(candidates, reading.text, reading.text.rfind(revisions[-1]) + len(revisions[-1]))
     first = candidates[at][1]
     if (reading.refusal or reading.abstains) and _TRANSLATOR_REFUSAL.search(first):
         return ""
     parts, wanted = [_NOTE.sub("", first)], _sentences(source) if source else 1
     for label, line in candidates[at + 1 :]:
-        if _sentences(" ".join(parts)) >= wanted or label or _NOTE.fullmatch(line):
+        if _sentences(" ".join(parts)) >= wanted or label and not label.startswith("#") or _NOTE.fullmatch(line):
             break
         parts.append(_NOTE.sub("", line))
     text = " ".join(p.strip() for p in parts).strip()
     if revised := list(_REVISED.finditer(text)):  # "A. Actually, more precisely: B."
         text = text[revised[-1].end() :]
-    text = _unquote(_ROMANISED.sub("", text).strip())
+    text = _unquote(_ROMANISED.sub(r"\1", text).strip())
     if source and _same(text, source) or _META.search(text) and _PERSON.search(text) and not _META.search(source or ""):
         return ""  # the source given back, or talk about translating
-    if (
-        source
-        and _SENTENCE_STOP.search(source.strip())
-        and text[-1:].isalpha()
-        and reading.text.rstrip()[-1:].isalpha()
-    ):
+    if source and _SENTENCE_STOP.search(source.strip()) and _unfinished(text) and reading.text.rstrip().endswith(text):
         return ""  # cut off before its end
+    if source and _QUESTION.search(text) and _PERSON.search(text) and not _QUESTION.search(source.strip()):
+        return ""  # a question to the user ("Would you like this in Brazilian Portuguese?")
     return text
