@@ -1,4 +1,4 @@
-"""Reading an X-PARADE reply by what it quotes from the target, where no list layout is found (`spans.py`).
+"""Reading an X-PARADE reply by what it quotes from the target, where its lists are not the whole answer (`spans.py`).
 
 A careful annotator who meets a layout of its own ("NEW → "2017"", a CSV file, an HTML table, the target re-printed
 with `[NEW: ...]`, `<mark class="new">` or `==...==(new)` marks, prose: 'the new information is "..."') reads it by
@@ -9,7 +9,7 @@ above. Where a piece of a line is set apart, the rest of that line is the re-pri
 opening or ending with a mark the reply's legend explains ("🆕 = new", "[N] = new", "+ new, ~ inferable" in a diff)
 takes that label; a line of several labelled lists ("New: a New: b Inferable: c") is read one list at a time. A
 span labelled "same" or not labelled at all is no answer. A later correction ("move X to Inferable", "X belongs under
-Inferable", "drop X", "I missed X, which is also new") is applied in order.
+Inferable", "drop X") is applied in order.
 """
 
 from __future__ import annotations
