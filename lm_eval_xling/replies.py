@@ -32,6 +32,9 @@ _VALUES = "\ue201"  # opens each value of a JSON list on its field line
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
 # HTML's inline formatting is no field: "N<sub>A</sub>" is one word, "<b>B</b>" a bold B
 _INLINE_TAG = re.compile(r"</?(?i:sub|sup|b|i|em|strong|u|small|mark|span|code)>")
+_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of any script but ASCII
+# the emoji blocks and the variation selector, as a character-class body: "🏏", "🇩🇪", "⭐️"
+EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
@@ -197,6 +200,11 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     lines = tuple(line for raw in (text.translate(_QUOTES) if fold else text).split("\n") if (line := _line(raw)))
     joined = "\n".join(line.text for line in lines).translate(_QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
+
+
+def ascii_digits(text: str) -> str:
+    """`text` with every script's digits as ASCII digits ("٤" -> "4", "२०१२" -> "2012")."""
+    return _DIGIT.sub(lambda m: str(unicodedata.decimal(m[0])), text)
 
 
 def abstention_ends(text: str) -> tuple[int, ...]:

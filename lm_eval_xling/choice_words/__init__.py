@@ -18,11 +18,15 @@ _FOLDER = Path(__file__).parent
 _UNSPACED = re.compile(r"[\u0e00-\u0fff\u1000-\u109f\u1780-\u17ff\u2e80-\u9fff\u3040-\u30ff\uac00-\ud7af\uf900-\ufaff]")
 
 
+def read_yaml(path: Path) -> dict:
+    """A word file, read with libyaml where it is installed (all files in 0.1 s, not 0.7); {} where it is absent."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader) if path.is_file() else {}
+
+
 @cache
 def _file(code: str) -> dict:
-    path = _FOLDER / f"{code}.yaml"
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: all files in 0.1 s, not 0.7
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=loader) if path.is_file() else {}
+    return read_yaml(_FOLDER / f"{code}.yaml")
 
 
 @cache

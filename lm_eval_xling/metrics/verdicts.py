@@ -15,13 +15,10 @@ score wins; else a number alone on the last line. A score off the scale ("0", "7
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 
-import yaml
-
-from lm_eval_xling.choice_words import alternation, every
-from lm_eval_xling.replies import read_reply
+from lm_eval_xling.choice_words import alternation, every, read_yaml
+from lm_eval_xling.replies import ascii_digits, read_reply
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
 _WORD_NUMBERS = {
@@ -52,15 +49,14 @@ _PROMPT_WORDING = re.compile(
 )
 
 
-def _verdict_words(kind: str) -> str:
+def _verdict_words(languages: dict, kind: str) -> str:
     """Every language's words that say an answer is correct (`kind` "correct") or is not ("incorrect"), from
     verdict_words.yaml, as one expression (longest first: "nicht richtig" is read before "richtig")."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    languages = yaml.load((Path(__file__).parent / "verdict_words.yaml").read_text(encoding="utf-8"), Loader=loader)
     return alternation(tuple(str(w) for words in languages.values() for w in words.get(kind) or ()))
 
 
-_POSITIVE, _NEGATIVE = _verdict_words("correct"), _verdict_words("incorrect")
+_VERDICT_WORDS = read_yaml(Path(__file__).parent / "verdict_words.yaml")
+_POSITIVE, _NEGATIVE = _verdict_words(_VERDICT_WORDS, "correct"), _verdict_words(_VERDICT_WORDS, "incorrect")
 # the answer the judge names as correct, in any language: "правильна відповідь — Київ", "Jibu sahihi ni Nairobi"
 _GOLD_NAMED = re.compile(rf"(?:{_POSITIVE})[ \t]+(?:{every('answer')})|(?:{every('answer')})[ \t]+(?:{_POSITIVE})")
 # a negator of any language right before a verdict word turns it: "nicht falsch", "No es incorrecto", "pas faux"
@@ -194,7 +190,6 @@ _STARS = re.compile(r"[★☆]{5}")
 _LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
 
 
-_DIGIT = re.compile(r"(?![0-9])\d")
 _FIVE_FIRST = re.compile(r"(?<![\d.])(5)[ \t]*(?:üzerinden|में[ \t]+से|মধ্যে|中)[ \t]*(\d(?:\.5)?)(?![\d.])")
 _HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
@@ -224,7 +219,7 @@ def _as_digits(match: re.Match[str]) -> str:
 
 def _as_scores(text: str) -> str:
     """The text with scores written in words or other signs put as digits ("four and a half", "\\boxed{4}")."""
-    text = _DIGIT.sub(lambda m: str(unicodedata.decimal(m[0])), text)  # "٤" is 4
+    text = ascii_digits(text)  # "٤" is 4
     text = _HALF_COMMA.sub(r"\1.5", text)  # "2,5/5"
     text = _WORDS.sub(_as_digits, text)
     text = _FIVE_FIRST.sub(r"\2/5", text)  # "5 üzerinden 3", "5 में से 3"

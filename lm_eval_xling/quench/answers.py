@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from lm_eval_xling.choice_words import pattern
-from lm_eval_xling.replies import abstention_ends, read_reply
+from lm_eval_xling.replies import EMOJI, abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
 _SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])(?:and|so)[ \t]+\**|^[ \t]*(?i:so|thus|hence|therefore),?[ \t]+\**"
@@ -105,7 +105,7 @@ _SENTENCE_END = re.compile(
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
-_SYMBOLS = re.compile(r"[ \t]*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200d]+[ \t]*$")  # "Virat Kohli 🏏🔥"
+_SYMBOLS = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "Virat Kohli 🏏🔥"
 _TWO_NAMES = re.compile(
     r"^(?:[A-Z][\w.'-]*[ \t]?){1,4}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)(?:[A-Z][\w.'-]*[ \t]?){1,4}$"
 )  # "Kochi or Kozhikode"

@@ -39,11 +39,9 @@ _LABELS = (
     ),
     (SAME, r"same|shared|equivalent|igual|mismo|misma|समान", r"相同|一致"),
 )  # fmt: skip  (label, words and phrases, words of scripts without spaces: matched anywhere)
-_ANY_LABEL = "|".join(rf"(?<![^\W_])(?:{spaced})(?![^\W_])|{unspaced}" for _, spaced, unspaced in _LABELS)
-_LABEL = re.compile(
-    "|".join(rf"(?P<{label}>(?<![^\W_])(?:{spaced})(?![^\W_])|{unspaced})" for label, spaced, unspaced in _LABELS),
-    re.IGNORECASE,
-)
+_WORDS = {label: rf"(?<![^\W_])(?:{spaced})(?![^\W_])|{unspaced}" for label, spaced, unspaced in _LABELS}
+_ANY_LABEL = "|".join(_WORDS.values())
+_LABEL = re.compile("|".join(rf"(?P<{label}>{words})" for label, words in _WORDS.items()), re.IGNORECASE)
 # a line that is a label with words that name what it labels: "New", "<new>", "Inferable spans"
 _LABEL_ONLY = re.compile(
     rf"^\W*(?:(?:\d{{1,2}}|[a-z]|[一二三四五六七八九十]+)[.)、]\W*)?(?:{_ANY_LABEL})(?:_?\d+)?"
@@ -199,10 +197,11 @@ def _tag_label(tag: re.Match[str]) -> str:
 def _legend_mark(line: str, legend: dict[str, str]) -> tuple[str, str] | None:
     """(label, the rest) of a line that opens or ends with a mark the reply's legend explains."""
     text = _FRAME.sub("", line).strip()
+    lowered = text.lower()
     for mark, label in legend.items():
-        if text.lower().startswith(mark) and len(text) > len(mark):
+        if lowered.startswith(mark) and len(text) > len(mark):
             return label, text[len(mark) :]
-        if text.lower().endswith(mark) and len(text) > len(mark):
+        if lowered.endswith(mark) and len(text) > len(mark):
             return label, text[: -len(mark)]
     return None
 

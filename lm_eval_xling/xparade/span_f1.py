@@ -43,6 +43,7 @@ from itertools import accumulate, chain
 
 import numpy as np
 
+from lm_eval_xling.replies import ascii_digits
 from lm_eval_xling.stats import LEVEL, RESAMPLES, corpus_ci
 
 SAME, NEW, INF = 0, 1, 2
@@ -89,7 +90,7 @@ def _simplified():
 def _folded(text: str) -> str:
     """The tier-3 form: `_loose`, then accents and nukta dropped, digits as ASCII, traditional Chinese simplified."""
     loose = _ACCENTS.sub("", unicodedata.normalize("NFD", _loose(text)))
-    digits = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in loose)
+    digits = ascii_digits(loose)
     if _HAN.search(digits):
         digits = _simplified().convert(digits)
     return unicodedata.normalize("NFC", digits)

@@ -19,14 +19,13 @@ from lm_eval_xling.errors import UserError
 from lm_eval_xling.results.logs import SamplesError, read_samples
 from lm_eval_xling.xsense.declarations import Translatable
 from lm_eval_xling.xsense.prompts import TRANSLATE, directions
-from lm_eval_xling.xsense.translation_reply import clean_translation
+from lm_eval_xling.xsense.translation_reply import clean_translation, same_text
 
 CONDITIONS = ("T", "I", "X")
 INPUT_CONDITIONS = ("T", "X")  # the conditions whose inputs are the model's translations
 LONG = 200  # characters: a longer field of a declaration's `sentences` is translated sentence by sentence
 # A sentence runs to its final punctuation (and any closing quotes) followed by white space, or to the end.
 _SENTENCE = re.compile(r"\S.*?(?:[.!?…]+[\"'”’»)]*(?=\s)|$)", re.S)
-_NOT_A_WORD = re.compile(r"[\W_]+")
 
 
 def check_direction(source: str, target: str) -> None:
@@ -136,10 +135,6 @@ def native_instruction(declaration: Translatable, docs: dict[int, dict], languag
     return [docs[i] | asked for i in sorted(docs)]
 
 
-def _same_text(a: str, b: str) -> bool:
-    return _NOT_A_WORD.sub("", a.casefold()) == _NOT_A_WORD.sub("", b.casefold())
-
-
 def collapsed(declaration: Translatable, docs: dict[int, dict], translated: dict[int, dict[str, str]]) -> list[int]:
     """Documents whose translated item no longer asks anything, so it is invalid for consistency: an input the
     model gave no translation of (a refusal, a reply cut off; the T and X runs keep its original text, so that
@@ -155,7 +150,7 @@ def collapsed(declaration: Translatable, docs: dict[int, dict], translated: dict
         originals = [docs[doc_id][field] for field in declaration.options]
         translations = [translated[doc_id][field] for field in declaration.options]
         if any(
-            _same_text(translations[i], translations[j]) and not _same_text(originals[i], originals[j])
+            same_text(translations[i], translations[j]) and not same_text(originals[i], originals[j])
             for i in range(len(originals))
             for j in range(i + 1, len(originals))
         ):

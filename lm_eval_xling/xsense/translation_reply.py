@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from lm_eval_xling.replies import Line, read_reply
+from lm_eval_xling.replies import EMOJI, Line, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
 _LABEL_WORDS = re.compile(
@@ -32,11 +32,12 @@ _SHORT_LABEL = re.compile(
     r"(?:[^\W\d_][^\s:：()，,。.!?！？、]{0,24}|[A-Za-z]{2,3}[ \t]*(?:→|->)[ \t]*[A-Za-z]{2,3})"
     r"(?:[ \t]*\([^()\n]{1,20}\))?"
 )  # "Hindi", "தமிழ்", "ZH", "EN → HA", "Target (FR)", "Bengali (বাংলা)"
-_LEAD_SYMBOLS = re.compile(r"^[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F→⇒>•·\s]+")  # "🇩🇪 ", "→ "
+_LEAD_SYMBOLS = re.compile(rf"^[{EMOJI}→⇒>•·\s]+")  # "🇩🇪 ", "→ "
 _ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
 _ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")  # "<translation lang="en">": as "<translation>"
 _REVISION = re.compile(r"(?i)^(?:correction|corrected|better|improved|revised|actually|more precisely)\b")
 _GAP = 500  # characters between one candidate and the next that a search looks through
+_NOT_A_WORD = re.compile(r"[\W_]+")
 _QUESTION = re.compile(r"[?？]\s*$")
 # lines that are no translation: romanisation, a back-translation, a gloss ("Pinyin: ...", "Literally: ...")
 _ASIDE = re.compile(
@@ -92,8 +93,13 @@ def _sentences(text: str) -> int:
     return max(1, len(_SENTENCE_END.findall(text.strip())))
 
 
-def _same(a: str, b: str) -> bool:
-    return re.sub(r"[\W_]+", "", a.casefold()) == re.sub(r"[\W_]+", "", b.casefold())
+def _letters(text: str) -> str:
+    return _NOT_A_WORD.sub("", text.casefold())
+
+
+def same_text(a: str, b: str) -> bool:
+    """Whether two texts are the same ignoring case, spaces and punctuation."""
+    return _letters(a) == _letters(b)
 
 
 def _partner(text: str) -> int:
@@ -151,7 +157,7 @@ def _row(line: Line, source: str | None) -> str | None:
 
 def _within(text: str, source: str) -> bool:
     """Whether `text` is the source, a part of it, or holds all of it (ignoring case, spaces and punctuation)."""
-    a, b = re.sub(r"[\W_]+", "", text.casefold()), re.sub(r"[\W_]+", "", source.casefold())
+    a, b = _letters(text), _letters(source)
     return bool(a) and (a in b or b in a)
 
 
@@ -201,7 +207,7 @@ def _named(line: Line, text: str, source: str | None) -> str:
             start = stripped.rfind(opening, 0, len(stripped) - 1)
             if closing == stripped[-1] and start > 0 and _NAMED.search(stripped[:start]):
                 named = stripped[start + 1 : -1]
-                if not (source and _same(named, source)):
+                if not (source and same_text(named, source)):
                     return named + text[len(stripped) :].strip() if named[-1:].isalnum() else named
     return text
 
@@ -278,7 +284,8 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     if revised := list(_REVISED.finditer(text)):  # "A. Actually, more precisely: B."
         text = text[revised[-1].end() :]
     text = _unquote(_ROMANISED.sub(r"\1", text).strip())
-    if source and _same(text, source) or _META.search(text) and _PERSON.search(text) and not _META.search(source or ""):
+    talk = _META.search(text) and _PERSON.search(text) and not _META.search(source or "")
+    if source and same_text(text, source) or talk:
         return ""  # the source given back, or talk about translating
     if source and _SENTENCE_STOP.search(source.strip()) and _unfinished(text) and reading.text.rstrip().endswith(text):
         return ""  # cut off before its end
