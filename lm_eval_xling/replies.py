@@ -13,22 +13,32 @@ linear in the reply; runaway replies are read on their last 50,000 characters.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import unicodedata
+import warnings
 from dataclasses import dataclass
+
+import regex
 
 # 10 times what 1024 generated tokens hold: only runaway output is cut (a reasoning block longer than this loses
 # its opening tag, and the answer after its closing tag is read as usual).
 MAX_CHARS = 50_000
 
 _REASONING = ("think", "thinking", "reasoning")
-_OPEN = re.compile(rf"<(?:{'|'.join(_REASONING)})\s*>", re.IGNORECASE)
-_CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>", re.IGNORECASE)
+# a reasoning block in tags, or in the plain lines a chat front end prints ("Thinking..." ... "...done thinking.")
+_OPEN = re.compile(rf"<(?:{'|'.join(_REASONING)})\s*>|^[ \t]*Thinking(?:\.\.\.|…)[ \t]*$", re.I | re.M)
+_CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>|^[ \t]*(?:\.\.\.|…)?done thinking\.?[ \t]*$", re.I | re.M)
+# Unicode's sentence terminals, every script's ("." "?" "।" "۔" "።" "。" ...): the characters that can end a sentence
+TERMINALS = "".join(regex.findall(r"\p{Sentence_Terminal}", "".join(map(chr, range(0x20, 0x20000)))))
 _QUOTES = str.maketrans({**dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'), **dict.fromkeys("‘’‚‛`´", "'")})
 _INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\r": ""})
 _FIELD = "\ue200"  # opens a line of structured output (a JSON value, an XML-like tag)
 _VALUES = "\ue201"  # opens each value of a JSON list on its field line
+_TAG_ALONE = re.compile(r"^[ \t]*<(/?)([A-Za-z][\w-]{0,30})(?:[ \t][^<>\n]{0,300})?>[ \t]*$")
+_LAYOUT_TAGS = frozenset(("html", "body", "div", "p", "br", "hr", "ul", "ol", "li", "table", "tr", "td", "th", "span"))
+_ROWS_OPEN = re.compile(r"\[\s*\[")  # a list of lists
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
 # HTML's inline formatting is no field: "N<sub>A</sub>" is one word, "<b>B</b>" a bold B
 _INLINE_TAG = re.compile(r"</?(?i:sub|sup|b|i|em|strong|u|small|mark|span|code)>")
@@ -112,9 +122,13 @@ def _field(key: str, value: str) -> str:
 
 def _json_lines(value: object, key: str = "") -> list[str]:
     """A parsed JSON value as field lines, in document order: a list of plain values is one line ("A, B") that
-    keeps its values apart; a key over nested values is a line of its own ("key:") before them."""
+    keeps its values apart; a list of such lists is a table, a row each; a key over nested values is a line of its
+    own ("key:") before them."""
     if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
         return [_field(key, "".join(_VALUES + ("" if v is None else str(v)) for v in value))]
+    if value and isinstance(value, list) and all(isinstance(v, list) and len(v) > 1 and _plain(v) for v in value):
+        rows = ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in value]
+        return ([_field(key, "")] if key else []) + [f"\n{row}\n" for row in rows]
     if isinstance(value, dict | list):
         nested = value.items() if isinstance(value, dict) else ((key, v) for v in value)
         lines = [line for k, v in nested for line in _json_lines(v, str(k) if isinstance(value, dict) else "")]
@@ -122,22 +136,54 @@ def _json_lines(value: object, key: str = "") -> list[str]:
     return [_field(key, "" if value is None else str(value))]
 
 
+def _plain(values: list) -> bool:
+    return all(not isinstance(v, dict | list) for v in values)
+
+
+def _parse(text: str) -> object:
+    """A JSON value, or the same written as a Python literal (single quotes: "{'new': ['a']}"); None if neither."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    if "'" not in text:
+        return None
+    try:
+        with warnings.catch_warnings():  # an escape Python lacks ("\\l") warns, and is read as written
+            warnings.simplefilter("ignore")
+            return ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+
+
 def _unwrap_json(text: str) -> str:
     """A reply that is, or holds, one JSON object or a list of objects: it replaced by its "key: value" lines."""
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end <= start:
-        return text
+        return _unwrap_rows(text)
     if (bracket := text.rfind("[", 0, start)) >= 0 and not text[bracket + 1 : start].strip():
         closing = text.find("]", end)
         if closing >= 0 and not text[end + 1 : closing].strip():
             start, end = bracket, closing  # a list of objects: [{...}, {...}]
-    try:
-        value = json.loads(text[start : end + 1])
-    except (ValueError, RecursionError):
-        return text
+    value = _parse(text[start : end + 1])
     if not (isinstance(value, dict) or isinstance(value, list) and all(isinstance(v, dict) for v in value)):
-        return text
+        return _unwrap_rows(text)
     return text[:start] + "".join(_json_lines(value)) + text[end + 1 :]
+
+
+def _unwrap_rows(text: str) -> str:
+    """A reply that holds a JSON list of lists ('[["span", "new"], ...]'): it replaced by the rows of a table."""
+    opening, end = _ROWS_OPEN.search(text), text.rfind("]") + 1
+    if not opening or not text[: end - 1].rstrip().endswith("]"):
+        return text
+    value = _parse(text[opening.start() : end])
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(v, list) and len(v) > 1 and _plain(v) for v in value)
+    ):
+        return text
+    return text[: opening.start()] + "".join(_json_lines(value)) + text[end:]
 
 
 def _line(raw: str) -> Line | None:
@@ -146,6 +192,8 @@ def _line(raw: str) -> Line | None:
     if ">" in raw:
         raw = _QUOTE_MARK.sub("", raw)
     kind, values = "text", ()
+    if "<" in raw and (tag := _TAG_ALONE.match(raw)):  # "<new>" over nested tags is their heading; "</new>" ends it
+        return None if tag[1] or tag[2].lower() in _LAYOUT_TAGS else Line(tag[2], "heading")
     if raw.startswith(_FIELD):
         kind, raw = "field", raw[1:]
         if _VALUES in raw:

@@ -58,6 +58,21 @@ def test_nested_or_missing_variables() -> None:
     assert parse_variables("X: a", ["X", 3]) == {"X": "a"}
 
 
+def test_reasoning_lines_of_a_chat_front_end_are_no_answer() -> None:
+    assert read_reply("Thinking...\nMaybe A?\n...done thinking.\n\nB").text == "B"
+    assert read_reply("Thinking...\nMaybe A?").unfinished
+
+
+def test_structured_output_of_other_syntaxes_reads_as_fields_and_rows() -> None:
+    assert read_reply("{'answer': 'B', 'why': 'it fits'}").text == "answer: B\nwhy: it fits"
+    assert [(line.kind, line.text) for line in read_reply('[["a", "new"], ["b", "same"]]').lines] == [
+        ("row", "a | new"),
+        ("row", "b | same"),
+    ]
+    nested = read_reply("<result>\n  <answer>B</answer>\n</result>")
+    assert [(line.kind, line.text) for line in nested.lines] == [("heading", "result"), ("field", "answer: B")]
+
+
 def test_null_reply_or_unknown_language_is_invalid() -> None:
     assert standardize(None, "pawsx", "en") is None
     assert standardize("yes", "pawsx", "fr") is None

@@ -40,8 +40,8 @@ _WORD_NUMBERS = {
     for word in words.split()
 }
 _WORDS = re.compile(
-    rf"(?i)(?<![^\W_])({'|'.join(_WORD_NUMBERS)})(?:\s+and\s+(a\s+)?half\b)?(?![^\W_])"
-    r"|(?<![一-鿿])([二三四五])(?=[ \t]*[分点點])"  # "三分", "四点"
+    rf"(?im)(?<![^\W_])({'|'.join(_WORD_NUMBERS)})(?:\s+and\s+(a\s+)?half\b)?(?![^\W_])"
+    r"|(?<![一-鿿])([二三四五])(?=[ \t]*[分点點]|[ \t。.]*$)"  # "三分", "四点", "评分：三"
 )
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
@@ -61,6 +61,9 @@ _POSITIVE, _NEGATIVE = _verdict_words(_VERDICT_WORDS, "correct"), _verdict_words
 _GOLD_NAMED = re.compile(rf"(?:{_POSITIVE})[ \t]+(?:{every('answer')})|(?:{every('answer')})[ \t]+(?:{_POSITIVE})")
 # a negator of any language right before a verdict word turns it: "nicht falsch", "No es incorrecto", "pas faux"
 _NEGATED = re.compile(rf"(?:{every('negation')})(?:[ \t]+[^\s]{{1,4}})?[ \t]+$")
+_CUT_OFF = re.compile(
+    r"(?i)\b(?:judge?ment|verdict|decision|evaluation|assessment|score|rating|grade)[ \t]+(?:is|would[ \t]+be)[ \t]*$"
+)
 _POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[✓✔✅☑👍]|[✗✘❌×👎]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
@@ -117,12 +120,20 @@ def _polarity(word: str) -> float:
     return float(positive != negated)
 
 
+def _read(reply: object) -> str | None:
+    """The reply's text as read, or None when it gives no verdict: a refusal, reasoning never closed, a reply cut
+    off where its verdict was to follow ("... so my judgement is")."""
+    reading = read_reply(reply)
+    if reading.unfinished or reading.refusal or _CUT_OFF.search(reading.text):
+        return None
+    return reading.text
+
+
 def parse_binary(reply: object) -> float | None:
     """1 correct, 0 incorrect, None when the judge states no verdict (or refuses, or never closes its reasoning)."""
-    reading = read_reply(reply)
-    if reading.unfinished or reading.refusal:
+    if (text := _read(reply)) is None:
         return None
-    text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", reading.text))
+    text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", text))
     undecided = [m.end() for m in _UNDECIDED.finditer(text)]
     if statements := list(_STATEMENT.finditer(text)):
         last = statements[-1]
@@ -190,7 +201,9 @@ _STARS = re.compile(r"[★☆]{5}")
 _LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
 
 
-_FIVE_FIRST = re.compile(r"(?<![\d.])(5)[ \t]*(?:üzerinden|में[ \t]+से|মধ্যে|中)[ \t]*(\d(?:\.5)?)(?![\d.])")
+_FIVE_FIRST = re.compile(
+    r"(?<![\d.])(5)[ \t]*(?:点|點|점|分)?[ \t]*(?:üzerinden|में[ \t]+से|মধ্যে|中|만점에|満点中)[ \t]*(\d(?:\.5)?)(?![\d.])"
+)  # "5 üzerinden 3", "5 में से 3", "5点中3点", "5점 만점에 2점"
 _HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
 _AS_SCORE = (
@@ -222,7 +235,7 @@ def _as_scores(text: str) -> str:
     text = ascii_digits(text)  # "٤" is 4
     text = _HALF_COMMA.sub(r"\1.5", text)  # "2,5/5"
     text = _WORDS.sub(_as_digits, text)
-    text = _FIVE_FIRST.sub(r"\2/5", text)  # "5 üzerinden 3", "5 में से 3"
+    text = _FIVE_FIRST.sub(r"\2/5", text)
     for pattern, score in _AS_SCORE:
         text = pattern.sub(score, text)
     return text
@@ -230,10 +243,9 @@ def _as_scores(text: str) -> str:
 
 def parse_likert(reply: object) -> float | None:
     """A 1-5 score (halves allowed), or None when the judge states none or one off the scale."""
-    reading = read_reply(reply)
-    if reading.unfinished or reading.refusal:
+    if (text := _read(reply)) is None:
         return None
-    text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(reading.text)))
+    text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(text)))
     found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m)]
     found += [(m.start(), m) for m in _STARS.finditer(text)]
     if last := _LAST_NUMBER.search(text):  # a revision after the stated score: "Score: 5 - no, too generous. 4."

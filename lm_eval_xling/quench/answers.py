@@ -43,8 +43,8 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from lm_eval_xling.choice_words import pattern
-from lm_eval_xling.replies import EMOJI, abstention_ends, read_reply
+from lm_eval_xling.choice_words import every, pattern
+from lm_eval_xling.replies import EMOJI, TERMINALS, abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
 _SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])(?:and|so)[ \t]+\**|^[ \t]*(?i:so|thus|hence|therefore),?[ \t]+\**"
@@ -97,24 +97,31 @@ _ALTERNATIVES = re.compile(
     r"(?i)^(?:either[ \t]|(?:it|this)?[ \t]*(?:could|might|may)[ \t]+be[ \t]|(?:probably|possibly|perhaps|maybe"
     r"|likely)[ \t]).*[ \t]or[ \t]|\b(?:can(?:not|'t)[ \t]+decide|(?:not[ \t]+sure|unsure)(?![ \t,]*but\b))\b"
 )
-_STOP = re.compile(r"[.!?।。\n]")
+_STOP = re.compile(rf"[{re.escape(TERMINALS)}\n]")
+_OTHER_TERMINALS = TERMINALS.translate(dict.fromkeys(map(ord, ".!?")))  # "।", "۔", "。": always a sentence's end
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[a-z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s]))[.!?][ \t]+(?=[A-Z]|[^\x00-\u024f\s\W])|[।॥。！？][ \t]*"
+    r"(?:(?<=[a-z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s]))[.!?][ \t]+(?=[A-Z]|[^\x00-\u024f\s\W])"
+    rf"|[{re.escape(_OTHER_TERMINALS)}][ \t]*"
 )
+# initials in a script without capitals: two or more short words, each with a full stop ("ए. पी. जे.", "ಕೆ. ವಿ.")
+_INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.[ \t]+){2,}")
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
 _SYMBOLS = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "Virat Kohli 🏏🔥"
 _TWO_NAMES = re.compile(
-    r"^(?:[A-Z][\w.'-]*[ \t]?){1,4}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)(?:[A-Z][\w.'-]*[ \t]?){1,4}$"
-)  # "Kochi or Kozhikode"
+    r"^(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)"
+    r"(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}$"
+)  # "Kochi or Kozhikode", "Mir Sayyid Ali or Abd al-Samad", "Ibn Battuta or al-Biruni"
+_BRACKETED = re.compile(r"\[([^\[\]]+)\]")
+_UNKNOWN = r"unknown|unclear|uncertain|not known|not sure|none|n/?a|no idea|undetermined|indeterminate|no one|nobody"
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
 _GLOSS = re.compile(r"[ \t]+(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;]|$)")
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
-_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}।॥。→⇒—–"
+_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}→⇒—–!?" + _OTHER_TERMINALS
 
 
 @lru_cache(maxsize=64)
@@ -159,8 +166,15 @@ def _bracket_label(variable: str) -> re.Pattern[str]:
 
 
 def _first_sentence(segment: str) -> str:
-    """`segment` up to its first sentence break that does not follow a title ("Capt. Vikram Batra")."""
+    """`segment` up to its first sentence break that does not follow a title ("Capt. Vikram Batra") nor stand in a
+    run of initials ("ఎన్. టి. రామారావు")."""
+    initials = iter(_INITIALS.finditer(segment) if "." in segment else ())
+    run = next(initials, None)
     for match in _SENTENCE_END.finditer(segment):
+        while run and run.end() <= match.start():
+            run = next(initials, None)
+        if run and run.start() <= match.start():
+            continue
         before = _TITLE_BEFORE.search(segment, max(0, match.start() - 12), match.start())
         if not before or before[1].lower() not in _TITLES:
             return segment[: match.start() + 1]
@@ -198,7 +212,18 @@ def _clean(segment: str) -> str | None:
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):
         segment = segment[:-1].strip(_STRIP)
     segment = segment.removeprefix("the ") if segment.startswith("the ") else segment  # "the Taj Mahal"
-    return segment if _ALNUM.search(segment) and not _PLACEHOLDER.fullmatch(segment) else None
+    if bracketed := _BRACKETED.fullmatch(segment):  # the format's "[answer]" filled in: "[Bismillah Khan]"
+        segment = bracketed[1].strip(_STRIP)
+    if not _ALNUM.search(segment) or _PLACEHOLDER.fullmatch(segment) or _no_answer().fullmatch(segment):
+        return None
+    return segment
+
+
+@cache
+def _no_answer() -> re.Pattern[str]:
+    """An answer slot filled with a statement that there is none: "unknown", "not sure", "I don't know" in any
+    language (the choice words' doubts)."""
+    return re.compile(rf"(?i:{_UNKNOWN})|{every('doubt')}")
 
 
 @cache
@@ -243,6 +268,7 @@ def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:
         and len(reply.splitlines()) == 1
         and not re.search(rf"(?<!\w)(?:{names})(?!\w)", reply)
         and not _ANSWER_IS.search(reply)  # the format stated, with nothing readable as its answer
+        and not re.search(every("answer"), reply)  # talk about the answer ("I don't know the answer to this")
     ):
         return _clean(reply)
     return None

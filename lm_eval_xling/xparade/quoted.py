@@ -180,7 +180,7 @@ def _parts(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool]
         yield [(bare,), tuple(p for p in _SPLIT.split(bare) if p.strip())], None, False
 
 
-def _each_label(line: str) -> list[str]:
+def each_label(line: str) -> list[str]:
     """A line with several labelled lists ("New: a New: b Inferable: c", "new=a | inferable=b"), one per label."""
     starts = [m.start() for m in _LABEL_COLON.finditer(line)] if not _MARKED.search(line) else []
     if len(starts) < 2:
@@ -247,7 +247,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
     found: dict[str, str] = {}  # span -> label, in the order found
     heading: str | None = None
     under: dict[str, list[str]] = {}  # the spans listed under each label's heading
-    for line in (part for whole in text.splitlines() for part in _each_label(whole)):
+    for line in (part for whole in text.splitlines() for part in each_label(whole)):
         if _CONTINUATION.match(line):
             break
         if not line.strip():

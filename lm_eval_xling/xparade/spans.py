@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lm_eval_xling.replies import Line, read_reply
-from lm_eval_xling.xparade.quoted import corrects, read_quoted
+from lm_eval_xling.xparade.quoted import corrects, each_label, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
@@ -73,6 +73,11 @@ _NOTHING = re.compile(
     re.IGNORECASE,
 )
 _CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)
+# a line that announces the final answer: "Final answer", "## Final", "**Respuesta final:**"
+_FINAL = re.compile(
+    r"(?im)^[^\w\n]*(?:final(?:[ \t]+(?:answer|list|version|output|labels?))?|respuesta[ \t]+final|最终答案"
+    r"|अंतिम[ \t]+उत्तर)[^\w\n]*$"
+)
 _QUOTED = re.compile(r'"([^"\n]{1,1000})"')
 _SEPARATORS = re.compile(r"\s*(?:[;；、]|,|\band\b|\by\b|和|及|और)\s*")  # between quoted spans
 _SPLIT = re.compile(r"[;；]")  # between unquoted spans
@@ -282,7 +287,7 @@ def read_span_lists(reply: object) -> SpanReading:
         elif pieces and label in (NEW, INF):
             labelled[label].append(pieces)
 
-    lines = list(reading.lines)
+    lines = [part for line in reading.lines for part in _one_list_each(line)]
     for i, line in enumerate(lines):
         if _CONTINUATION.match(line.text):
             break
@@ -334,6 +339,12 @@ def read_span_lists(reply: object) -> SpanReading:
     return found
 
 
+def _one_list_each(line: Line) -> list[Line]:
+    """A line of several labelled lists ("New: "a", "b" Inferable: "c""), a line per list."""
+    parts = each_label(line.text) if line.kind != "field" else [line.text]
+    return [Line(part.strip(), "text") for part in parts if part.strip()] if len(parts) > 1 else [line]
+
+
 def _entries(text: str) -> list[Piece]:
     piece = _readings(text)
     return [piece] if piece else []
@@ -373,10 +384,12 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     in a layout `read_span_lists` knows and all their spans are text of the target, else what it quotes from the
     target (`quoted.read_quoted`) where it quotes any, with the spans of its lists that are found nowhere."""
     match = tokens if isinstance(tokens, SpanMatcher) else SpanMatcher(tokens)
-    reading = read_span_lists(reply)
+    text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply
+    if isinstance(text, str) and (finals := list(_FINAL.finditer(text))) and text[finals[-1].end() :].strip():
+        text = text[finals[-1].end() :]  # a draft before the final answer is no answer
+    reading = read_span_lists(text)
     new, inf = resolve(reading.new, match), resolve(reading.inf, match)
     unmatched = [span for span in new + inf if not match(span)]
-    text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply
     if quoted := read_quoted(text, match):
         covered = {i for span in new + inf for i in match(span)}
         if not reading.readable or unmatched or corrects(text) or _covers_more(quoted, covered, match):

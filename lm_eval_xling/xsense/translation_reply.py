@@ -29,13 +29,16 @@ _LABEL_WORDS = re.compile(
 )
 _COURTESY_LEAD = re.compile(r"(?i)^(?:sure|of course|certainly|okay|ok|absolutely|great)[!,.]*\s+")
 _SHORT_LABEL = re.compile(
-    r"(?:[^\W\d_][^\s:：()，,。.!?！？、]{0,24}|[A-Za-z]{2,3}[ \t]*(?:→|->)[ \t]*[A-Za-z]{2,3})"
+    r"(?:[^\W\d_][^\s:：()，,。.!?！？、]{0,24}(?:[ \t][^\W\d_][^\s:：()，,。.!?！？、]{0,24}){0,2}"
+    r"|[A-Za-z]{2,3}[ \t]*(?:→|->)[ \t]*[A-Za-z]{2,3})"
     r"(?:[ \t]*\([^()\n]{1,20}\))?"
 )  # "Hindi", "தமிழ்", "ZH", "EN → HA", "Target (FR)", "Bengali (বাংলা)"
 _LEAD_SYMBOLS = re.compile(rf"^[{EMOJI}→⇒>•·\s]+")  # "🇩🇪 ", "→ "
 _ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
 _ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")  # "<translation lang="en">": as "<translation>"
-_REVISION = re.compile(r"(?i)^(?:correction|corrected|better|improved|revised|actually|more precisely)\b")
+# what marks a revision: "Correction:", "Better: ...", "Actually, more precisely: ...", "more idiomatic would be:"
+_REVISING = r"(?i:correction|corrected|better|improved|revised|actually|(?:or[ \t]+)?more[ \t]+\w+)"
+_REVISION = re.compile(rf"^{_REVISING}\b")
 _GAP = 500  # characters between one candidate and the next that a search looks through
 _NOT_A_WORD = re.compile(r"[\W_]+")
 _QUESTION = re.compile(r"[?？]\s*$")
@@ -48,20 +51,21 @@ _TRANSLATION_LABEL = re.compile(
     r"(?i)\b(?:translation|translated|übersetzung|traducción|traduccion|traduction|tradução|traduzione|vertaling"
     r"|перевод|tafsiri|fassara|terjemahan|çeviri|अनुवाद|ترجمة)\b|翻译|译文|翻訳|번역"
 )
+# vowels with a macron or caron: pinyin, romaji, IAST; the tasks' languages write none ("Běijīng", "Tōkyō")
+_TONE_MARKED = re.compile(r"[āēīōūǎěǐǒǔǖǘǚǜĀĒĪŌŪǍĚǏǑǓ]")
 # a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）")
 _ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])([?!.。？！]?)[ \t]*[(（][\x00-\u024f\u1e00-\u1eff\s'’]{5,}[)）]")
 # a statement that names the translation inside a sentence, at its end: 'The translation ... is "..."', 'In
 # Spanish, this is **...**', 'En español: «...»'
 _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\b)[ \t]*$")
+# a source that quotes: its translation quotes too ("Sie sagte: „...“"), its lead and quotes are no label nor wrapping
+_QUOTED_SPEECH = re.compile(r"[\"“”„«»「」『』]")
 _CLOSING = {'"': '"', "“": "”", "„": "“", "«": "»", "「": "」", "『": "』", "'": "'"}
 # what the model says to the user about translating, not a translation ("Please provide the text you'd like me to
 # translate", "I'm sorry, but I don't have enough knowledge of Hausa to provide a reliable translation")
 _META = re.compile(r"(?i)\btranslat\w*\b")
 _PERSON = re.compile(r"(?i)\b(?:I|I'm|I'd|you|you'd|me|my)\b")
-_REVISED = re.compile(
-    r"(?i)\b(?:actually|more precisely|more accurately|better|correction|or more naturally|revised)\b"
-    r"[^:：\n]{0,100}[:：][ \t]*"
-)
+_REVISED = re.compile(rf"\b{_REVISING}\b[^:：\n]{{0,100}}[:：][ \t]*")
 # an alternative's label ("Option 2:", "Formal (Sie):", "Casual:", "Literal:"), and a stated choice between them
 _OPTION = re.compile(
     r"(?i)^#|^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b)"
@@ -164,7 +168,7 @@ def _within(text: str, source: str) -> bool:
 def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, str]]:
     """(label, text) of the lines that may hold the translation, labels cut off, preambles, asides and the
     original left out."""
-    out, short = [], not (source and _COLON.search(source, 0, _LABEL_MAX + 1))
+    out, short = [], not (source and (_COLON.search(source, 0, _LABEL_MAX + 1) or _QUOTED_SPEECH.search(source)))
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
         if line.kind == "row":
@@ -176,8 +180,8 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             continue  # "<result>"
         if line.kind == "heading" and more and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40):
             continue  # "### Translation", "## Hausa Translation"
-        if _ASIDE.match(text):
-            continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ..."
+        if _ASIDE.match(text) or len(_TONE_MARKED.findall(text)) >= 2 and more:
+            continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ...", "Běijīng jīntiān ..."
         if labelled := _label(text, short):
             label, text = labelled
             text = _LEAD_SYMBOLS.sub("", text)
@@ -202,7 +206,7 @@ def _named(line: Line, text: str, source: str | None) -> str:
     if bold and text.rstrip(" .。").endswith(bold[-1].rstrip(" .。")) and _NAMED.search(text[: text.rfind(bold[-1])]):
         return bold[-1]
     stripped = text.rstrip(" .。")
-    if stripped and stripped[-1] in _CLOSING.values():
+    if stripped and stripped[-1] in _CLOSING.values() and not (source and _QUOTED_SPEECH.search(source)):
         for opening, closing in _CLOSING.items():
             start = stripped.rfind(opening, 0, len(stripped) - 1)
             if closing == stripped[-1] and start > 0 and _NAMED.search(stripped[:start]):
@@ -221,12 +225,19 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...]) -> int:
         for line in lines:
             if line.text in offered or not _CHOICE.search(line.text):
                 continue
+            said = _letters(line.text)
+            quoted = [i for i in options if (letters := _letters(candidates[i][1])) and letters in said]
+            if len(quoted) == 1:  # 'I'd go with "That's not my problem."'
+                return quoted[0]
             for i in options:  # an option named by its label word ("the formal version")
                 word = re.match(r"[^\W\d_]{3,}", candidates[i][0])
                 if word and re.search(rf"(?i)\b{re.escape(word[0])}\b", line.text) and not _OPTION.match(word[0] + "1"):
                     return i
             for position, (words, numbers) in enumerate(_ORDINALS[: len(options)]):
-                named = rf"\b(?:{words})\b|\((?:option\s*)?(?:{numbers})\)|\b(?:option|version|#)\s*(?:{numbers})\b"
+                named = (
+                    rf"\b(?:{words})\b|\((?:option\s*)?(?:{numbers})\)|\b(?:option|version|#)\s*(?:{numbers})\b"
+                    rf"|\bis\s+{position + 1}\b(?![.,]\d)"  # "The best choice is **2**"
+                )
                 if re.search(f"(?i){named}", line.text):
                     return options[position]
     revised = [i for i, (label, _) in enumerate(candidates) if _REVISION.match(label)]
@@ -234,6 +245,11 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...]) -> int:
         return revised[-1]
     labelled = [i for i, (label, _) in enumerate(candidates) if _TRANSLATION_LABEL.search(label)]
     return labelled[0] if labelled else 0
+
+
+def _revises(text: str) -> bool:
+    """Whether a line gives a revision, or introduces one ("Hmm, that is literal; more idiomatic would be:")."""
+    return bool(_REVISION.match(text) or text.endswith((":", "：")) and _REVISED.search(text))
 
 
 def _after(candidates: list[tuple[str, str]], text: str, start: int) -> int:
@@ -270,7 +286,7 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     if not candidates:
         return ""
     at = _chosen(candidates, reading.lines)
-    if at == 0 and (revisions := [line.text for line in reading.lines if _REVISION.match(line.text)]):
+    if at == 0 and (revisions := [line.text for line in reading.lines if _revises(line.text)]):
         at = _after(candidates, reading.text, reading.text.rfind(revisions[-1]) + len(revisions[-1]))
     first = candidates[at][1]
     if (reading.refusal or reading.abstains) and _TRANSLATOR_REFUSAL.search(first):

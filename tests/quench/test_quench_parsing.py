@@ -64,6 +64,7 @@ BINARY = [
     ("I'm not sure.", None),
     ("", None),
     ("The question is ambiguous.", None),
+    ("The reply names the organelle but drops the qualifier, so my verdict is", None),  # cut off before it
 ]
 
 LIKERT = [
@@ -93,6 +94,10 @@ LIKERT = [
     ("The contestant explains the pun in the question well, so 4.", 4.0),
     ("Between 3 and 4, I would go with 4.", 4.0),
     ("**2**", 2.0),
+    ("評価：5点中4点", 4.0),  # the scale first: "4 points of 5"
+    ("점수: 5점 만점에 3점", 3.0),
+    ("评分：二", 2.0),
+    ("Score: 3. Reasoning follows, and my rating is", None),  # cut off where its revision was to follow
 ]
 
 ANSWERS = [
@@ -171,6 +176,15 @@ ANSWERS = [
         {"X": "Karachi"},
     ),
     ('{"answer": "Karachi"}', ["X"], {"X": "Karachi"}),
+    ("جواب: علامہ اقبال۔", ["X"], {"X": "علامہ اقبال"}),  # the Urdu full stop ends the answer
+    ("సమాధానం: పి. వి. నరసింహారావు", ["X"], {"X": "పి. వి. నరసింహారావు"}),  # initials without capitals
+    ("ಉತ್ತರ: ಕುವೆಂಪು (ಕೆ. ವಿ. ಪುಟ್ಟಪ್ಪ)", ["X"], {"X": "ಕುವೆಂಪು"}),  # a gloss with initials dropped
+    ("The answer is: [Zakir Hussain]", ["X"], {"X": "Zakir Hussain"}),
+    ("🐅 The answer is Sundarbans!", ["X"], {"X": "Sundarbans"}),
+    ("I have no confident name for X. The answer is unknown.", ["X"], {"X": None}),
+    ("The answer is Ibn Battuta or al-Biruni.", ["X"], {"X": None}),  # two names offered
+    ("மன்னிக்கவும், இந்தக் கேள்விக்கான பதில் எனக்குத் தெரியவில்லை.", ["X"], {"X": None}),
+    ("1. Y is Konark.\n2. The king responsible is generally identified as", ["X", "Y"], {"X": None, "Y": "Konark"}),
     ("Final answer:\n\n**X** = Karachi", ["X"], {"X": "Karachi"}),
     ("The answer is <Z Sundarbans>", ["Z"], {"Z": "Sundarbans"}),
     ('The answer to this question is: "Jai Santoshi Maa"', ["X"], {"X": "Jai Santoshi Maa"}),

@@ -112,6 +112,13 @@ CASES = [
     (ZH, "New:\n- 天会改变", [8, 9, 10], []),  # starts inside 春天: extended to it
     (ZH, "New:\n- 了\nInferable: 无", [18], []),
     (ZH, "New：「春天」\nInferable：没有", [8], []),
+    # layouts of structured output: a Python dict, a JSON list of pairs, nested tags; two lists on one line; a draft
+    (ES, "{'new': ['en primavera'], 'inferable': ['solitaria']}", [14, 15], [4]),
+    (ES, '[["en primavera", "new"], ["solitaria", "inferable"]]', [14, 15], [4]),
+    (ES, "<new>\n  <span>en primavera</span>\n</new>\n<inferable>\n  <span>solitaria</span>\n</inferable>", [14, 15],
+     [4]),
+    (ES, 'New: "en primavera", "celo" Inferable: "solitaria".', [12, 14, 15], [4]),
+    (ES, "Draft:\nNew: solitaria\n\nFinal answer\nNew:\n- en primavera\nInferable:\n- solitaria", [14, 15], [4]),
 ]  # fmt: skip
 
 

@@ -154,7 +154,29 @@ TRANSLATIONS_OF_A_SOURCE = [
     ("The museum will be closed on public holidays.", ""),  # the source given back
     ("Here is the German translation:\n\nDas Museum bleibt an", ""),  # cut off
     ("Please provide the text you'd like me to translate into German.", ""),  # talk about translating
+    ("Thinking...\nDraft: Das Museum ist zu.\n...done thinking.\n\nDas Museum ist an Feiertagen geschlossen.",
+     "Das Museum ist an Feiertagen geschlossen."),  # a chat front end's reasoning lines
+    ("Options:\n- Literal: \"Das Museum wird an Feiertagen geschlossen sein.\"\n"
+     "- Natural: \"Das Museum ist an Feiertagen geschlossen.\"\n\n"
+     "I'd go with \"Das Museum ist an Feiertagen geschlossen.\"", "Das Museum ist an Feiertagen geschlossen."),
+    ("1. Das Museum wird an Feiertagen geschlossen sein.\n2. An Feiertagen bleibt das Museum geschlossen.\n\n"
+     "The best choice is **2**.", "An Feiertagen bleibt das Museum geschlossen."),
+    ("Das Museum wird an Feiertagen geschlossen sein.\n\nThat is stiff; more idiomatic German would be:\n\n"
+     "An Feiertagen bleibt das Museum geschlossen.", "An Feiertagen bleibt das Museum geschlossen."),
+    ("🇦🇹 Austrian German: Das Museum hat an Feiertagen zu.", "Das Museum hat an Feiertagen zu."),
 ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("reply", "source", "expected"),
+    [
+        ("Er fragte: „Ist das Museum offen?“", 'He asked, "Is the museum open?"', "Er fragte: „Ist das Museum offen?“"),
+        ("Bówùguǎn jīntiān kāimén ma?\n→ Is the museum open today?", "博物馆今天开门吗？", "Is the museum open today?"),
+    ],
+)
+def test_quoted_speech_and_romanised_lines(reply: str, source: str, expected: str) -> None:
+    """A source that quotes keeps its quote and lead in the translation; a romanised line of the source is none."""
+    assert clean_translation(reply, source) == expected
 
 
 @pytest.mark.parametrize(("reply", "expected"), TRANSLATIONS_OF_A_SOURCE)
