@@ -15,8 +15,10 @@ score wins; else a number alone on the last line. A score off the scale ("0", "7
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
+from lm_eval_xling import choice_words
 from lm_eval_xling.choice_words import alternation, every, read_yaml
 from lm_eval_xling.replies import ascii_digits, read_reply
 
@@ -32,8 +34,8 @@ _WORD_NUMBERS = {
             " మూడు ثلاثة ثلاث سه שלוש 셋",
             "four vier quatre cuatro quattro quatro fyra четыре чотири cztery čtyři patru τέσσερα négy dört empat apat"
             " nne huɗu चार চার நான்கு నాలుగు أربعة أربع چهار ארבע 넷",
-            "five fünf funf cinq cinco cinque vijf fem пять п'ять pięć pět cinci πέντε öt beş lima tano biyar पांच पाँच"
-            " পাঁচ ஐந்து ఐదు خمسة خمس پنج חמש 다섯",
+            "five fünf funf cinq cinco cinque vijf fem пять пяти п'ять п'яти pięć pět cinci πέντε öt beş lima tano"
+            " biyar पांच पाँच পাঁচ ஐந்து ఐదు خمسة خمس پنج חמש 다섯",
         ),
         start=1,
     )
@@ -43,10 +45,29 @@ _WORDS = re.compile(
     rf"(?im)(?<![^\W_])({'|'.join(_WORD_NUMBERS)})(?:\s+and\s+(a\s+)?half\b)?(?![^\W_])"
     r"|(?<![一-鿿])([二三四五])(?=[ \t]*[分点點]|[ \t。.]*$)"  # "三分", "四点", "评分：三"
 )
+# languages whose negator follows what it negates (Turkic, Indic, Persian, Amharic, Japanese, Korean)
+_NEGATOR_LAST = tuple(
+    ["tr", "az", "uz", "kk", "ky", "tk", "ug", "tt", "ba", "crh", "sah", "hi", "ur", "bn", "mr", "ne", "pa", "gu"]
+    + ["or", "as", "ta", "te", "kn", "ml", "si", "fa", "prs", "ps", "am", "ja", "ko", "my"]
+)
+# a reply that is only "yes" or "no", to the question whether the answer is correct
+_YES_NO = {
+    **dict.fromkeys(("yes", "ja", "oui", "sí", "si", "sim", "да", "evet", "ndiyo", "是", "对", "はい", "네"), 1.0),
+    **dict.fromkeys(("no", "nein", "non", "não", "нет", "hayır", "hapana", "否", "不对", "いいえ", "아니요"), 0.0),
+}
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
     r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b|\bou\b|\boder\b|\bo\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
 )
+
+
+def _negators(languages: tuple[str, ...] | None = None) -> str:
+    """The negators of `languages` (None: every language's), without Latin particles of one or two letters but "no"
+    and "ne", which are other words in other languages (Spanish "ni" is Swahili's copula: "Jibu ni sahihi")."""
+    codes = languages or choice_words.languages()
+    words = {str(w).strip() for code in codes for w in choice_words.entries("negation", code, own=True)}
+    english = set(choice_words.entries("negation", "en", own=True)) if languages else set()
+    return alternation(tuple(w for w in words - english if not re.fullmatch(r"[a-z]{1,2}\*?", w) or w in ("no", "ne")))
 
 
 def _verdict_words(languages: dict, kind: str) -> str:
@@ -58,9 +79,14 @@ def _verdict_words(languages: dict, kind: str) -> str:
 _VERDICT_WORDS = read_yaml(Path(__file__).parent / "verdict_words.yaml")
 _POSITIVE, _NEGATIVE = _verdict_words(_VERDICT_WORDS, "correct"), _verdict_words(_VERDICT_WORDS, "incorrect")
 # the answer the judge names as correct, in any language: "правильна відповідь — Київ", "Jibu sahihi ni Nairobi"
-_GOLD_NAMED = re.compile(rf"(?:{_POSITIVE})[ \t]+(?:{every('answer')})|(?:{every('answer')})[ \t]+(?:{_POSITIVE})")
+_GOLD_NAMED = re.compile(
+    rf"(?:{_POSITIVE})[ \t]+(?:{every('answer')})|(?:{every('answer')})[ \t]+(?:[^\W\d_]{{1,4}}[ \t]+)?(?:{_POSITIVE})"
+    rf"(?![ \t]*(?:{_negators()}|[.!?。！？,，\n]|$))"  # "Jawaban yang benar adalah ...", not "cevabı doğru değil."
+)
 # a negator of any language right before a verdict word turns it: "nicht falsch", "No es incorrecto", "pas faux"
-_NEGATED = re.compile(rf"(?:{every('negation')})(?:[ \t]+[^\s]{{1,4}})?[ \t]+$")
+_NEGATED = re.compile(rf"(?:{_negators()})(?:[ \t]+[^\s]{{1,4}})?[ \t]+$")
+# a negator after the verdict word, in languages that put it there: "doğru değil", "सही नहीं", "درست نیست"
+_NEGATED_AFTER = re.compile(rf"[ \t]*(?:{_negators(_NEGATOR_LAST)})")
 _CUT_OFF = re.compile(
     r"(?i)\b(?:judge?ment|verdict|decision|evaluation|assessment|score|rating|grade)[ \t]+(?:is|would[ \t]+be)[ \t]*$"
 )
@@ -74,6 +100,13 @@ _UNDECIDED = re.compile(
 _REVISION = re.compile(
     r"(?i)\b(?:wait|actually|no|so|thus|therefore|hence|however|but|on\s+second|re-?check|correction|hold\s+on"
     r"|misread|re-?read|reconsider\w*|on\s+reflection|hmm+)\b"
+)
+# what takes a stated verdict back, in the judges' languages: "Actually, wait", "En realidad", "等一下", "Corrijo"
+_TAKEN_BACK = re.compile(
+    r"(?i)\b(?:wait|actually|on\s+second\s+thought|re-?check\w*|correction|hold\s+on|misread|re-?read\w*"
+    r"|reconsider\w*|on\s+reflection|revis\w+|en\s+realidad|corrijo|rectifico|en\s+fait|je\s+corrige|eigentlich"
+    r"|korrigiere|moment|na\s+verdade|corrijo|in\s+realtà|correggo|на\s+самом\s+деле|исправл\w+|aslında|düzelt\w*"
+    r"|sebenarnya|ralat|thực\s+ra|khoan|bekle|subiri|kwa\s+kweli)\b|等一下|等等|其实|实际上|更正|修正|訂正|実は|잠깐|사실은"
 )
 _NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,2}\s*$")
 _BOTH_WAYS = re.compile(rf"(?i)\b(?:{_POSITIVE}|{_NEGATIVE})\s*(?:and|or|/|but\s+also)\s*$")
@@ -101,7 +134,8 @@ _STATEMENT = re.compile(
     r"(?:[ \t]?[^\s.!?।。！？]{1,4})?(?:[ \t.!।。！？]*+$|[.!।。！？]+(?=\s)|[。！？]+|[ \t]*[—–,،，][ \t]*)"
     r"|\b(?:judge?ment|verdict|decision|evaluation|assessment)\b\s*(?:is)?\s*[:\-–=]?\s*"
     r"(?P<w>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r"))\b"
-    r"|\b(?:judged?|deemed|marked|ruled|considered|graded|rated)\s+(?:as\s+)?(?P<x>(?:not\s+)?(?:"
+    r"|\b(?:judge[sd]?|deem(?:s|ed)?|mark(?:s|ed)?|rule[sd]?|consider(?:s|ed)?|grade[sd]?|rate[sd]?)\s+"
+    r"(?:(?:it|this|that|the\s+(?:answer|response))\s+)?(?:as\s+)?(?P<x>(?:not\s+)?(?:"
     + _NEGATIVE
     + "|"
     + _POSITIVE
@@ -133,29 +167,62 @@ def parse_binary(reply: object) -> float | None:
     """1 correct, 0 incorrect, None when the judge states no verdict (or refuses, or never closes its reasoning)."""
     if (text := _read(reply)) is None:
         return None
+    if (yes_no := _YES_NO.get(text.strip(" .!。！").casefold())) is not None:
+        return yes_no  # "Yes": the answer is correct
     text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", text))
     undecided = [m.end() for m in _UNDECIDED.finditer(text)]
-    if statements := list(_STATEMENT.finditer(text)):
+    statements = [m for m in _STATEMENT.finditer(text) if not _names_gold(text, m)]
+    cleaned = _GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text))
+    if statements:
         last = statements[-1]
         if undecided and undecided[-1] > last.start():
             return None
-        verdict = _polarity(last["v"] or last["w"] or last["x"] or last["y"])
+        verdict = _polarity(_word(last))
         if len(statements) > 1:  # two verdicts, the later no revision of the earlier: "Correct. Incorrect."
             before = statements[-2]
-            if _polarity(before["v"] or before["w"] or before["x"] or before["y"]) != verdict and not _REVISION.search(
-                text, before.end(), last.end()
-            ):
+            between = text[before.end() : last.start(_group(last))]
+            if _polarity(_word(before)) != verdict and not _REVISION.search(between) and len(between.strip()) < 20:
                 return None
+        later = text[last.end() :]  # prose that takes the statement back: "Correct. Actually, wait ... incorrect."
+        if (revision := _TAKEN_BACK.search(later)) and not _unfinished(text):
+            prose = _last_verdict(_GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", later[revision.end() :])))
+            if prose is not False:
+                return prose
         return verdict
-    if undecided:
+    if undecided or _unfinished(text):
         return None
-    cleaned = _GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text))
     # the last verdict word that is no attribute of the answer it names; where naming is all the judge says
     # ("Réponse juste : ...", "matches the true answer") and it states no doubt, that naming is its verdict
     found = _last_verdict(cleaned)
     if found is False and not re.search(every("doubt"), text):
         found = _last_verdict(text)
     return found if found is not False else None
+
+
+def _word(statement: re.Match[str]) -> str:
+    return statement["v"] or statement["w"] or statement["x"] or statement["y"]
+
+
+def _names_gold(text: str, statement: re.Match[str]) -> bool:
+    """Whether a statement's verdict word names the gold answer, with the answer after it ("Prawidłowa odpowiedź to
+    Kopernik", "Doğru cevap Ankara'dır")."""
+    named = _GOLD_NAMED.match(text, statement.start(_group(statement)))
+    return named is not None and bool(text[named.end() : named.end() + 40].split("\n")[0].strip(" .。!"))
+
+
+def _group(statement: re.Match[str]) -> str:
+    return next(name for name in "vwxy" if statement[name])
+
+
+def _unfinished(text: str) -> bool:
+    """A reply cut off inside a sentence (it ends on a letter or a comma after its last sentence's end) whose cut
+    sentence states no verdict: what it says before is no verdict a careful reader takes."""
+    stripped = text.rstrip()
+    last = stripped[-1:]
+    if not last or not (unicodedata.category(last)[0] in "LM" or last in ",、，") or "\u0e00" <= last <= "\u17ff":
+        return False
+    tail = re.split(r"[.!?。！？\n]", stripped)[-1]
+    return tail != stripped and _POLAR.search(tail) is None
 
 
 def _last_verdict(text: str) -> float | None | bool:
@@ -168,6 +235,7 @@ def _last_verdict(text: str) -> float | None | bool:
         if _PARTIAL.search(before[-20:]) or _BOTH_WAYS.search(before[-30:]):
             return None
         negated = _NEGATION.search(before[-40:]) is not None or _NEGATED.search(before[-40:]) is not None
+        negated = negated != (_NEGATED_AFTER.match(text, match.end()) is not None)
         return float((_polarity(match[0]) == 1.0) != negated)
     return False
 
@@ -189,6 +257,9 @@ _RANGE = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*\d(?:\.\d)?(?![\d.]
 _SCORES = re.compile(
     rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|{_OUT_OF})\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5
     r"|\b(?:score|rating|rate|rated|grade|graded|judge?ment|verdict|give|gives|given|assign|assigned|award|awarded"
+    # "give" in the judges' languages: "Le doy un 3", "Je donne 4", "Ich gebe 4", "Даю 3", "3 veriyorum" (after)
+    r"|doy|daría|donne|donnerais|attribue|gebe|vergebe|dou|daria|atribuo|do|darei|assegno|даю|ставлю|поставлю"
+    r"|memberi|beri|cho|corresponds\s+to|equals|amounts\s+to"
     r"|deserves|earns|merits|go\s+with|settle\s+on|revis(?:e|ed|ing)\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
     r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)|rather|instead"
     r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's|put\s+(?:it|this)\s+at)\b[^\d\n]{0,25}?"
@@ -198,11 +269,12 @@ _SCORES = re.compile(
 _RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
 _COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|{_OUT_OF})[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
 _STARS = re.compile(r"[★☆]{5}")
-_LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
+_LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—→]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
 
 
 _FIVE_FIRST = re.compile(
-    r"(?<![\d.])(5)[ \t]*(?:点|點|점|分)?[ \t]*(?:üzerinden|में[ \t]+से|মধ্যে|中|만점에|満点中)[ \t]*(\d(?:\.5)?)(?![\d.])"
+    r"(?<![\d.])(5)(?:-?[^\s\d]{1,3}(?=[ \t]))?[ \t]*(?:点|點|점|分)?[ \t]*"
+    r"(?:üzerinden|में[ \t]+से|মধ্যে|中|만점에|満点中)[ \t]*(\d(?:\.5)?)(?![\d.])"
 )  # "5 üzerinden 3", "5 में से 3", "5点中3点", "5점 만점에 2점"
 _HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
@@ -220,7 +292,7 @@ _AS_SCORE = (
         ),
         "Score: ",
     ),
-    (re.compile(r"\A[ \t*]*(?=\d(?:\.5)?[ \t*]*(?:[-–—:][ \t]|[分点點][ \t]*[。.]))"), "Score: "),
+    (re.compile(r"\A[ \t*]*(?=\d(?:\.5)?[ \t*]*(?:[-–—:][ \t]|[分点點][ \t]*[。.]|\n))"), "Score: "),
 )
 
 
@@ -235,7 +307,7 @@ def _as_scores(text: str) -> str:
     text = ascii_digits(text)  # "٤" is 4
     text = _HALF_COMMA.sub(r"\1.5", text)  # "2,5/5"
     text = _WORDS.sub(_as_digits, text)
-    text = _FIVE_FIRST.sub(r"\2/5", text)
+    text = _FIVE_FIRST.sub(r"Score: \2", text)
     for pattern, score in _AS_SCORE:
         text = pattern.sub(score, text)
     return text

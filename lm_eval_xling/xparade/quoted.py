@@ -72,6 +72,7 @@ _CONTINUATION = re.compile(r"(?i)^\W*(?:source|target) paragraph\b")  # the prom
 _ENCLOSED = re.compile(
     r'"(?P<a>[^"\n]{1,1000})"|«(?P<b>[^»\n]{1,1000})»|“(?P<c>[^”\n]{1,1000})”|„(?P<d>[^“”\n]{1,1000})[“”]'
     r"|「(?P<e>[^」\n]{1,1000})」|『(?P<f>[^』\n]{1,1000})』|【(?P<g>[^】\n]{1,1000})】"
+    r"|\[(?P<code>[A-Za-z][\w-]{0,30})\](?P<o>[^\[\]\n]{1,1000})\[/(?P=code)\]"  # "[NEW]...[/NEW]"
     r"|\[\[(?P<h>[^\]\n]{1,1000})\]\]|\[(?P<i>[^\[\]\n]{1,1000})\]|\{\{(?P<j>[^{}\n]{1,1000})\}\}"
     r"|\{(?P<k>[^{}\n]{1,1000})\}|==(?P<l>[^=\n]{1,1000})==|\*\*(?P<m>[^*\n]{1,1000})\*\*"
     r"|<(?P<tag>[A-Za-z][\w-]{0,30})(?P<attrs>[^<>\n]{0,300})>(?P<n>[^<>\n]{1,1000})</(?P=tag)\s*>"
@@ -90,12 +91,13 @@ _EMPTY_CELLS = re.compile(r"\|(?:\s*\|)+")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])")
 _ASIDES = re.compile(r"\([^()\n]{4,300}\)|（[^（）\n]{2,300}）")  # an aside in brackets, not a "(new)" label
 _CORRECTION = re.compile(
-    r"(?i)(?P<drop>\b(?:drop|remove|delete|should not be (?:under|in|listed)|is not (?:new|inferable))\b)"
-    r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)))\b)"
+    r"(?i)(?P<drop>\b(?:drop|remove|delete|ignore|should not be (?:under|in|listed)|is not (?:new|inferable))\b)"
+    r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)|(?=new|inferable)))"
+    r"\b)"
 )
 _NOT_BEFORE = re.compile(r"(?i)(?:not|non-?|un)\s*$")
 _MARKS = 20  # a legend explains at most this many marks (each line is compared with each)
-_MIN_CHARS = 3  # a piece set apart by nothing but its line needs this many characters of content
+_MIN_CHARS = 3  # a piece set apart by nothing but its line needs this many characters (a CJK one counts two)
 
 
 class _Labels:
@@ -146,13 +148,16 @@ def _pieces(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool
     readings are tuples of spans, best first."""
     labels = _Labels(line)
     for match in _ENCLOSED.finditer(line):
-        name = next(k for k in "abcdefghijklmn" if match[k] is not None)
+        name = next(k for k in "abcdefghijklmno" if match[k] is not None)
         text, own = match[name], None
         head, colon, rest = text.partition(":")
+        spanned, pipe, tail = text.rpartition("|")
         if colon and _LABEL_ONLY.match(head):
             own, text = _LABEL.search(head).lastgroup, rest
-        elif name == "n":
-            tagged = _LABEL.search(f"{match['tag']} {match['attrs']}")
+        elif pipe and _LABEL_ONLY.match(tail):  # "[[in front of a packed stadium|NEW]]"
+            own, text = _LABEL.search(tail).lastgroup, spanned
+        elif name in "no":
+            tagged = _LABEL.search(f"{match['tag']} {match['attrs']}" if name == "n" else match["code"])
             own = tagged.lastgroup if tagged else None
         if own is None:  # right after it ("==x==(new)", "[x](NEW)", "x — NEW:"), or right before ("NEW → "x"")
             after = _LEAD.sub("", _SENTENCE_END.split(line[match.end() : match.end() + 20], 1)[0])
@@ -216,7 +221,8 @@ def _matched(readings: list[tuple[str, ...]], matcher: SpanMatcher, apart: bool)
     size = len(matcher.tokens)
 
     def ok(span: str) -> bool:
-        covered = matcher(span) if len(span) >= (1 if apart else _MIN_CHARS) else []
+        wide = len(span) + sum(char >= "\u2e80" for char in span)  # a CJK character weighs two
+        covered = matcher(span) if wide >= (1 if apart else _MIN_CHARS) else []
         return bool(covered) and not (size > 3 and len(covered) > 0.9 * size)
 
     cleaned = [tuple(_clean(s) for s in spans) for spans in readings]

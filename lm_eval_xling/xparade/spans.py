@@ -59,7 +59,7 @@ _HEAD_WORD = re.compile(
     "|".join(_CJK_WORDS) + r"|[\u4e00-\u9fff]|[^\W\d_\u4e00-\u9fff](?:[^\W\u4e00-\u9fff]|[\u0900-\u097f-])*"
 )
 _HEAD_MAX = 60  # characters before the colon
-_COLON = re.compile(r"[:：]")
+_COLON = re.compile(r"[:：]|[ \t]*=(?=[ \t]*\[)")  # "New:", "new = [...]"
 _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
 _EMPTY = re.compile(
     r"^(?:none|n/?a|nil|null|nothing|empty|no (?:(?:new|inferable|inferrable)(?: (?:or|and|nor))? )*"
@@ -67,9 +67,10 @@ _EMPTY = re.compile(
     r"(?: found)?|-+|—+|–+|\[\s*\]|\(\s*none\s*\)|无|没有|暂无|ninguno|ninguna|nada|कोई नहीं|कुछ नहीं)\W*$",
     re.IGNORECASE,
 )
-# "No new or inferable information." as the whole reply: an answer with both lists empty
+# "No new or inferable information.", "There are no new or inferable spans": an answer with both lists empty
 _NOTHING = re.compile(
-    r"^(?:there (?:is|are) )?no (?:new|inferable)(?: (?:or|and|nor) (?:new|inferable))? (?:information|spans?)\b",
+    r"(?:^|(?<=[\s(]))(?:there (?:is|are) )?no (?:new|inferable)(?: (?:or|and|nor) (?:new|inferable))?"
+    r" (?:information|spans?)\b",
     re.IGNORECASE,
 )
 _CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)
@@ -93,7 +94,7 @@ _LEADING_LABEL = re.compile(rf"^[\[(（【]\s*(?P<a>{_LABEL_WORDS})\s*[\])）】
 _TAIL = 40  # characters of a line searched for a trailing label (keeps the search linear)
 _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... which is why I call it: new")
 # a gloss or comment after a span: "(all appointed)", " — not in the source", ": the source says once"
-_GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*)$")
+_GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*|\s#\s.*)$")
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
     "bold": re.compile(r"\bbold|粗体|加粗|मोटे"),
@@ -105,7 +106,7 @@ _BRACKETED = re.compile(r"\[([^\[\]\n]{1,500})\]")
 _PASTED_MIN = 30  # characters of a line that pastes the paragraph
 _CELL_BORDER = re.compile(r" ?\| ?")
 _SPAN_COLUMN = {"span", "spans", "text", "phrase", "segment", "fragment", "fragmento", "texto", "片段", "文本", "内容",
-                "अंश", "पाठ", "target span", "target text", "word", "words"}  # fmt: skip
+                "अंश", "पाठ", "target span", "target text", "word", "words", "item", "entry", "value"}  # fmt: skip
 _LABEL_COLUMN = {"label", "labels", "category", "type", "class", "classification", "tag", "etiqueta", "categoría",
                  "tipo", "标签", "类别", "类型", "लेबल", "श्रेणी", "प्रकार"}  # fmt: skip
 
@@ -136,7 +137,7 @@ def _label_of(words: Sequence[str]) -> str | None:
 
 def _words(head: str) -> list[str] | None:
     """The words of a heading (None where something else is in it)."""
-    head = head.strip().lower()
+    head = head.strip().lower().replace("_", " ")  # YAML keys: "new_spans:"
     words = _HEAD_WORD.findall(head)
     rest = _HEAD_WORD.sub(" ", head)
     if re.search(r"[^\s()\[\]/&+,*#>-]", rest):
@@ -177,7 +178,7 @@ def _readings(text: str) -> Piece:
         return ()
     quoted = _QUOTED.findall(text)
     outside = _QUOTED.sub("", text)
-    if quoted and not _SEPARATORS.sub("", outside).strip(_STRIP):  # only quoted spans and separators
+    if quoted and not _SEPARATORS.sub("", outside).strip(_STRIP + "[]"):  # only quoted spans and separators
         add(*quoted)
     add(text)
     add(_GLOSS.sub("", text))
@@ -332,7 +333,7 @@ def read_span_lists(reply: object) -> SpanReading:
         for label, run in pasted:
             add(label, ((run,),))
         found.readable = True
-    if not found.readable and not reading.refusal and lines and (_NOTHING.match(lines[0].text) or (
+    if not found.readable and not reading.refusal and lines and (any(_NOTHING.search(line.text) for line in lines) or (
         len(lines) == 1 and _EMPTY.match(lines[0].text))):  # fmt: skip
         found.readable = True
     found.new, found.inf = (stated.get(label, []) + labelled[label] for label in (NEW, INF))

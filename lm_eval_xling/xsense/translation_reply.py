@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from lm_eval_xling.replies import EMOJI, Line, read_reply
+from lm_eval_xling.replies import EMOJI, Line, after_reasoning, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
 _LABEL_WORDS = re.compile(
@@ -40,6 +40,8 @@ _ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")  # "<tra
 _REVISING = r"(?i:correction|corrected|better|improved|revised|actually|(?:or[ \t]+)?more[ \t]+\w+)"
 _REVISION = re.compile(rf"^{_REVISING}\b")
 _GAP = 500  # characters between one candidate and the next that a search looks through
+_BOXED = re.compile(r"\$*\\boxed\{(?:\\text\{)?([^{}\n]{1,1000})\}\}?\$*")  # "$$\boxed{\text{Wissen ist Macht.}}$$"
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
 _NOT_A_WORD = re.compile(r"[\W_]+")
 _QUESTION = re.compile(r"[?？]\s*$")
 # lines that are no translation: romanisation, a back-translation, a gloss ("Pinyin: ...", "Literally: ...")
@@ -71,8 +73,10 @@ _OPTION = re.compile(
     r"(?i)^#|^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b)"
     r"|^(?:formal|informal|casual|polite|literal|natural|idiomatic|neutral|colloquial|standard)\b"
 )
-_CHOICE = re.compile(r"(?i)\b(?:recommend\w*|prefer\w*|go with|more natural|most natural|sounds better|is better"
-                     r"|best|would use|I'd use|choose|pick)\b")  # fmt: skip
+_CHOICE = re.compile(
+    r"(?i)\b(?:recommend\w*|prefer\w*|suggest\w*|go with|more natural|most natural|sounds better|is better|best"
+    r"|better (?:choice|option|fit)|would use|I'd use|use the|choose|pick)\b"
+)
 _ORDINALS = (("first|former|1st", "1|a"), ("second|latter|2nd", "2|b"), ("third|3rd", "3|c"))  # words, numbers
 _SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
@@ -216,17 +220,20 @@ def _named(line: Line, text: str, source: str | None) -> str:
     return text
 
 
-def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...]) -> int:
+def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentences: int) -> int:
     """Which of the candidates the reply recommends, where it offers alternatives and states a choice ("I'd
-    recommend the formal version", "The second is more natural"); else the first labelled a translation, else 0."""
+    recommend the formal version", "The second is more natural"); else the first labelled a translation, else 0;
+    -1 where it offers alternatives and chooses none. Numbered lines, one per sentence of a source of `sentences`
+    sentences, are its translation's sentences, no alternatives."""
     options = [i for i, (label, text) in enumerate(candidates) if _OPTION.match(label)]
-    if len(options) > 1:
+    split = sentences > 1 and len(options) == sentences and all(_sentences(candidates[i][1]) == 1 for i in options)
+    if len(options) > 1 and not split:
         offered = {candidates[i][1] for i in options}
         for line in lines:
             if line.text in offered or not _CHOICE.search(line.text):
                 continue
             said = _letters(line.text)
-            quoted = [i for i in options if (letters := _letters(candidates[i][1])) and letters in said]
+            quoted = [i for i in options if (letters := _letters(_NOTE.sub("", candidates[i][1]))) and letters in said]
             if len(quoted) == 1:  # 'I'd go with "That's not my problem."'
                 return quoted[0]
             for i in options:  # an option named by its label word ("the formal version")
@@ -244,6 +251,8 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...]) -> int:
     if revised:  # "Better: ...", "Correction: ..."
         return revised[-1]
     labelled = [i for i, (label, _) in enumerate(candidates) if _TRANSLATION_LABEL.search(label)]
+    if not labelled and len(options) > 1 and options[0] == 0 and not split:
+        return -1  # alternatives offered, none chosen
     return labelled[0] if labelled else 0
 
 
@@ -273,6 +282,19 @@ def _unfinished(text: str) -> bool:
     return unicodedata.category(last)[0] in "LM" or last in ",、，"
 
 
+def _block(reply: str, source: str) -> str | None:
+    """For a source of several lines (a list, a poem): the first paragraph of the reply that has as many lines,
+    after any lines that announce it, none of them the source, a label or an aside; its lines as written."""
+    wanted = sum(1 for line in source.splitlines() if line.strip())
+    for paragraph in re.split(r"\n[ \t]*\n", after_reasoning(reply)[0]):
+        lines = [line.strip() for line in paragraph.splitlines() if line.strip() and not _FENCE.match(line)]
+        while lines and (_COURTESY.match(lines[0]) or _TRANSLATION_LABEL.search(lines[0]) and lines[0][-1] in ":："):
+            lines.pop(0)
+        if len(lines) == wanted and not any(_within(line, source) or _ASIDE.match(line) for line in lines):
+            return "\n".join(lines)
+    return None
+
+
 def clean_translation(reply: object, source: str | None = None) -> str:
     """The translation in a reply (see the module docstring); `source` is the text that was sent, whose
     sentence count tells how many lines a translation spans, and which a reply's echo of it is not."""
@@ -282,13 +304,17 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     reading = read_reply(reply, fold=False)
     if reading.unfinished or not reading.lines:
         return ""
+    if source and "\n" in source.strip() and (block := _block(reply, source)):
+        return block
     candidates = _candidates(reading.lines, source)
     if not candidates:
         return ""
-    at = _chosen(candidates, reading.lines)
+    at = _chosen(candidates, reading.lines, _sentences(source) if source else 1)
+    if at < 0:
+        return ""
     if at == 0 and (revisions := [line.text for line in reading.lines if _revises(line.text)]):
         at = _after(candidates, reading.text, reading.text.rfind(revisions[-1]) + len(revisions[-1]))
-    first = candidates[at][1]
+    label, first = candidates[at]
     if (reading.refusal or reading.abstains) and _TRANSLATOR_REFUSAL.search(first):
         return ""
     parts, wanted = [_NOTE.sub("", first)], _sentences(source) if source else 1
@@ -299,8 +325,10 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     text = " ".join(p.strip() for p in parts).strip()
     if revised := list(_REVISED.finditer(text)):  # "A. Actually, more precisely: B."
         text = text[revised[-1].end() :]
-    text = _unquote(_ROMANISED.sub(r"\1", text).strip())
-    talk = _META.search(text) and _PERSON.search(text) and not _META.search(source or "")
+    text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", text)).strip())
+    # talk about translating, also in what stands before a colon: "Before I translate: do you want ...?"
+    said = text if _LABEL_WORDS.fullmatch(label) else f"{label} {text}"
+    talk = _META.search(said) and _PERSON.search(said) and not _META.search(source or "")
     if source and same_text(text, source) or talk:
         return ""  # the source given back, or talk about translating
     if source and _SENTENCE_STOP.search(source.strip()) and _unfinished(text) and reading.text.rstrip().endswith(text):

@@ -65,6 +65,13 @@ BINARY = [
     ("", None),
     ("The question is ambiguous.", None),
     ("The reply names the organelle but drops the qualifier, so my verdict is", None),  # cut off before it
+    ("Yes", 1.0),  # the judge answers the question it was asked
+    ("Correct.\n\nActually, wait: the river is the Volga, not the Don. The contestant's answer is wrong.", 0.0),
+    ("Yarışmacının cevabı doğru değil. Doğru cevap Ankara'dır.", 0.0),  # the negator after the verdict word
+    ("Jibu la mshindani ni sahihi.", 1.0),  # Swahili's copula "ni" is no negator
+    ("They named only one of the two founders, so I have to mark this as incorrect.", 0.0),
+    ('{"uzasadnienie": "Prawidłowa odpowiedź to Kopernik.", "ocena": "niepoprawna"}', 0.0),  # the gold named
+    ("Comparing the two names, the contestant reversed the order of given name and surname, which in", None),
 ]
 
 LIKERT = [
@@ -98,6 +105,10 @@ LIKERT = [
     ("점수: 5점 만점에 3점", 3.0),
     ("评分：二", 2.0),
     ("Score: 3. Reasoning follows, and my rating is", None),  # cut off where its revision was to follow
+    ("5\n\nThe contestant named the discoverer and the year 1928.", 5.0),  # the score alone on the first line
+    ("Оценка: три из пяти.", 3.0),
+    ("আমি এই উত্তরটিকে ৫-এর মধ্যে ২ দিচ্ছি।", 2.0),
+    ("Le doy un tres.", 3.0),
 ]
 
 ANSWERS = [

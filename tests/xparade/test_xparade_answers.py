@@ -119,6 +119,12 @@ CASES = [
      [4]),
     (ES, 'New: "en primavera", "celo" Inferable: "solitaria".', [12, 14, 15], [4]),
     (ES, "Draft:\nNew: solitaria\n\nFinal answer\nNew:\n- en primavera\nInferable:\n- solitaria", [14, 15], [4]),
+    (ES, "La liebre europea es [INF]solitaria[/INF] ; sólo pelea ... ( [NEW]en primavera[/NEW] ) .", [14, 15], [4]),
+    (ES, "La liebre europea es [[solitaria|INF]] ; sólo pelea ... ( [[en primavera|NEW]] ) .", [14, 15], [4]),
+    (ES, "new_spans:\n  - en primavera\ninferable_spans: []\nsame_spans:\n  - La liebre europea", [14, 15], []),
+    (ES, "<result>\n  <new>\n    <item>en primavera</item>\n  </new>\n  <inferable/>\n</result>", [14, 15], []),
+    (ES, "- new: solitaria\n- inferable: en primavera\n\nWait: \"en primavera\" should be new, not inferable.",
+     [4, 14, 15], []),
 ]  # fmt: skip
 
 

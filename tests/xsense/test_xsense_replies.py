@@ -164,6 +164,9 @@ TRANSLATIONS_OF_A_SOURCE = [
     ("Das Museum wird an Feiertagen geschlossen sein.\n\nThat is stiff; more idiomatic German would be:\n\n"
      "An Feiertagen bleibt das Museum geschlossen.", "An Feiertagen bleibt das Museum geschlossen."),
     ("🇦🇹 Austrian German: Das Museum hat an Feiertagen zu.", "Das Museum hat an Feiertagen zu."),
+    ("- **Das Museum ist an Feiertagen geschlossen.**\n- **An Feiertagen bleibt das Museum zu.**\n\nBoth work.", ""),
+    ("The German translation is:\n\n$$\\boxed{\\text{Das Museum ist an Feiertagen geschlossen.}}$$",
+     "Das Museum ist an Feiertagen geschlossen."),
 ]  # fmt: skip
 
 
@@ -172,6 +175,11 @@ TRANSLATIONS_OF_A_SOURCE = [
     [
         ("Er fragte: „Ist das Museum offen?“", 'He asked, "Is the museum open?"', "Er fragte: „Ist das Museum offen?“"),
         ("Bówùguǎn jīntiān kāimén ma?\n→ Is the museum open today?", "博物馆今天开门吗？", "Is the museum open today?"),
+        (
+            "Avant de partir :\n1. Ferme la porte.\n2. Éteins la lumière.\n\n(I used tu.)",
+            "Before you leave:\n1. Close the door.\n2. Turn off the light.",
+            "Avant de partir :\n1. Ferme la porte.\n2. Éteins la lumière.",
+        ),  # a source of lines: as many lines
     ],
 )
 def test_quoted_speech_and_romanised_lines(reply: str, source: str, expected: str) -> None:
