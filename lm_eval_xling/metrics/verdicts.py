@@ -42,7 +42,8 @@ _WORD_NUMBERS = {
     for word in words.split()
 }
 _WORDS = re.compile(
-    rf"(?im)(?<![^\W_])({'|'.join(_WORD_NUMBERS)})(?:\s+and\s+(a\s+)?half\b)?(?![^\W_])"
+    rf"(?im)(?<![^\W_])({'|'.join(_WORD_NUMBERS)})(?P<half>\s+(?:and\s+(?:a\s+)?half|e\s+mei[oa]|y\s+medio|et\s+demi"
+    r"|und\s+ein\s+halb|e\s+mezzo|с\s+половиной|buçuk)\b)?(?![^\W_])"
     r"|(?<![一-鿿])([二三四五])(?=[ \t]*[分点點]|[ \t。.]*$)"  # "三分", "四点", "评分：三"
 )
 # languages whose negator follows what it negates (Turkic, Indic, Persian, Amharic, Japanese, Korean)
@@ -108,7 +109,7 @@ _TAKEN_BACK = re.compile(
     r"|korrigiere|moment|na\s+verdade|corrijo|in\s+realtà|correggo|на\s+самом\s+деле|исправл\w+|aslında|düzelt\w*"
     r"|sebenarnya|ralat|thực\s+ra|khoan|bekle|subiri|kwa\s+kweli)\b|等一下|等等|其实|实际上|更正|修正|訂正|実は|잠깐|사실은"
 )
-_NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,2}\s*$")
+_NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,3}\s*$")
 _BOTH_WAYS = re.compile(rf"(?i)\b(?:{_POSITIVE}|{_NEGATIVE})\s*(?:and|or|/|but\s+also)\s*$")
 _PARTIAL = re.compile(r"(?i)\b(?:partially|partly|half|somewhat|mostly|largely|almost|nearly)\s*-?\s*$")
 # "the correct answer (is Karachi)", "the right city": a polar word as an attribute of a noun, not a verdict
@@ -170,7 +171,8 @@ def parse_binary(reply: object) -> float | None:
     if (yes_no := _YES_NO.get(text.strip(" .!。！").casefold())) is not None:
         return yes_no  # "Yes": the answer is correct
     text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", text))
-    undecided = [m.end() for m in _UNDECIDED.finditer(text)]
+    undecided = [m.end() for m in _UNDECIDED.finditer(text)] + [m.end() for m in re.finditer(every("doubt"), text)]
+    undecided.sort()
     statements = [m for m in _STATEMENT.finditer(text) if not _names_gold(text, m)]
     cleaned = _GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text))
     if statements:
@@ -189,8 +191,12 @@ def parse_binary(reply: object) -> float | None:
             if prose is not False:
                 return prose
         return verdict
-    if undecided or _unfinished(text):
+    if _unfinished(text):
         return None
+    if undecided:  # "I can't say it is incorrect: ... So yes, it's correct." reads the sentences after the doubt
+        end = re.compile(r"[.!?。！？\n]").search(text, undecided[-1])
+        later = _last_verdict(_GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text[end.end() :]))) if end else False
+        return later if later is not False else None
     # the last verdict word that is no attribute of the answer it names; where naming is all the judge says
     # ("Réponse juste : ...", "matches the true answer") and it states no doubt, that naming is its verdict
     found = _last_verdict(cleaned)
@@ -264,7 +270,7 @@ _SCORES = re.compile(
     r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)|rather|instead"
     r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's|put\s+(?:it|this)\s+at)\b[^\d\n]{0,25}?"
     r"(?:\n[ \t]*)?"
-    r"(?<![\d.])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.]*\d)"
+    r"(?<![\d.,])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.,]*\d)"
 )
 _RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
 _COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|{_OUT_OF})[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
@@ -274,7 +280,7 @@ _LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—→]\s*)(?<![\d.]){_NUMBER}\s*[.
 
 _FIVE_FIRST = re.compile(
     r"(?<![\d.])(5)(?:-?[^\s\d]{1,3}(?=[ \t]))?[ \t]*(?:点|點|점|分)?[ \t]*"
-    r"(?:üzerinden|में[ \t]+से|মধ্যে|中|만점에|満点中)[ \t]*(\d(?:\.5)?)(?![\d.])"
+    r"(?:üzerinden|में[ \t]+से|মধ্যে|中|만점에|満点中)[ \t]*(\d(?:\.5)?)(?!\.?\d)"
 )  # "5 üzerinden 3", "5 में से 3", "5点中3点", "5점 만점에 2점"
 _HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
@@ -299,7 +305,7 @@ _AS_SCORE = (
 def _as_digits(match: re.Match[str]) -> str:
     if match[3]:
         return str("一二三四五".index(match[3]) + 1)
-    return _WORD_NUMBERS[match[1].lower()] + (".5" if match[0].lower().endswith("half") else "")
+    return _WORD_NUMBERS[match[1].lower()] + (".5" if match["half"] else "")
 
 
 def _as_scores(text: str) -> str:

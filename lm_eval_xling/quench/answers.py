@@ -62,7 +62,7 @@ _ANSWER_IS = re.compile(
     r"|\b(?:that|it)[ \t]+(?:would|must|has[ \t]+to|should)[ \t]+be)"
     r"(?!\w)[* \t:]*"
 )
-_PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?answer")  # the format's "<X answer>" copied as is
+_PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?(?:answer|entity|name)")  # the format's "<X answer>" as is
 _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
 # "<<<X:" with its answer on the next line: joined into one line before reading
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
@@ -101,7 +101,7 @@ _STOP = re.compile(rf"[{re.escape(TERMINALS)}\n]")
 _OTHER_TERMINALS = TERMINALS.translate(dict.fromkeys(map(ord, ".!?")))  # "।", "۔", "。": always a sentence's end
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[a-z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s]))[.!?][ \t]+(?=[A-Z]|[^\x00-\u024f\s\W])"
+    r"(?:(?<=[a-z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z]|[^\x00-\u024f\s\W])"
     rf"|[{re.escape(_OTHER_TERMINALS)}][ \t]*"
 )
 # initials in a script without capitals: two or more short words, each with a full stop ("ए. पी. जे.", "ಕೆ. ವಿ.")
@@ -114,6 +114,7 @@ _TWO_NAMES = re.compile(
     r"^(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)"
     r"(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}$"
 )  # "Kochi or Kozhikode", "Mir Sayyid Ali or Abd al-Samad", "Ibn Battuta or al-Biruni"
+_JAPANESE_COPULA = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])(?:です|でした|だ|である)$")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _UNKNOWN = r"unknown|unclear|uncertain|not known|not sure|none|n/?a|no idea|undetermined|indeterminate|no one|nobody"
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
@@ -212,6 +213,7 @@ def _clean(segment: str) -> str | None:
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):
         segment = segment[:-1].strip(_STRIP)
     segment = segment.removeprefix("the ") if segment.startswith("the ") else segment  # "the Taj Mahal"
+    segment = _JAPANESE_COPULA.sub("", segment)  # "答えはラダ・ビノード・パールです"
     if bracketed := _BRACKETED.fullmatch(segment):  # the format's "[answer]" filled in: "[Bismillah Khan]"
         segment = bracketed[1].strip(_STRIP)
     if not _ALNUM.search(segment) or _PLACEHOLDER.fullmatch(segment) or _no_answer().fullmatch(segment):
@@ -234,7 +236,8 @@ def _answer_noun() -> re.Pattern[str]:
     return re.compile(
         rf"(?:^|(?<=[.!?।。][ \t]))(?:[^\s.!?।。]+[ \t]+){{0,3}}?{pattern('answer')}[^\s:：(]*"
         r"(?:[ \t]*\([^()\n]{1,20}\))?"  # "उत्तर (Answer):"
-        r"(?:[ \t]*[:：—–]|[ \t]+[^\s:：.!?।。]{1,4}(?=[ \t:：])[ \t]*[:：—–]?|(?<=[\u4e00-\u9fff])[是为])[ \t]*"
+        r"(?:[ \t]*[:：—–]|[ \t]+[^\s:：.!?।。]{1,4}(?=[ \t:：])[ \t]*[:：—–]?|(?<=[\u4e00-\u9fff])[是为]"
+        r"|(?<=[\u3040-\u30ff\u4e00-\u9fff])は)[ \t]*"  # "答案是...", "答えは...です"
     )
 
 

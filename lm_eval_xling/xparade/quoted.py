@@ -86,12 +86,13 @@ _FRAME = re.compile(r"^[\s\-*•·>#☑☐]*(?:(?:\d{1,3}|[a-z])[.)]\s+|[（(]\d
 _OFFSETS = re.compile(r"(?i)[\[(]\s*(?:chars?\s*)?\d+\s*[-–:]\s*\d+\s*[\])]:?|\bchars?\s+\d+\s*[-–]\s*\d+\s*:?")
 _GLOSS = re.compile(r"(?<!\s)\s*(?:\([^()\n]*\)|（[^（）\n]*）|\s[-–—]\s.*)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-_LEAD = re.compile(r"^[\s^(（\[,;|:=>→—–-]*")
+_LEAD = re.compile(r"^[\s^(（\[,;|:=>→—–*_-]*")
 _EMPTY_CELLS = re.compile(r"\|(?:\s*\|)+")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])")
 _ASIDES = re.compile(r"\([^()\n]{4,300}\)|（[^（）\n]{2,300}）")  # an aside in brackets, not a "(new)" label
 _CORRECTION = re.compile(
-    r"(?i)(?P<drop>\b(?:drop|remove|delete|ignore|should not be (?:under|in|listed)|is not (?:new|inferable))\b)"
+    r"(?i)(?P<drop>\b(?:drop|remove|delete|ignore|leav(?:e|ing) (?:it|this|that|them) out"
+    r"|should not be (?:under|in|listed)|is not (?:new|inferable))\b)"
     r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)|(?=new|inferable)))"
     r"\b)"
 )
@@ -150,7 +151,7 @@ def _pieces(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool
     for match in _ENCLOSED.finditer(line):
         name = next(k for k in "abcdefghijklmno" if match[k] is not None)
         text, own = match[name], None
-        head, colon, rest = text.partition(":")
+        head, colon, rest = text.replace("：", ":", 1).partition(":")  # "【新：...】"
         spanned, pipe, tail = text.rpartition("|")
         if colon and _LABEL_ONLY.match(head):
             own, text = _LABEL.search(head).lastgroup, rest

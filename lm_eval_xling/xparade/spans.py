@@ -59,6 +59,7 @@ _HEAD_WORD = re.compile(
     "|".join(_CJK_WORDS) + r"|[\u4e00-\u9fff]|[^\W\d_\u4e00-\u9fff](?:[^\W\u4e00-\u9fff]|[\u0900-\u097f-])*"
 )
 _HEAD_MAX = 60  # characters before the colon
+_KEY = re.compile(r"([^\W\d_]+(?: [^\W\d_]+)?)(?: ?\d{1,3})?[ \t]*[:：][ \t]*")  # "Span 1: ", "Label: "
 _COLON = re.compile(r"[:：]|[ \t]*=(?=[ \t]*\[)")  # "New:", "new = [...]"
 _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
 _EMPTY = re.compile(
@@ -90,6 +91,7 @@ _TRAILING_LABEL = re.compile(
     r"\s*[.。]?$",
     re.IGNORECASE,
 )
+_LABEL_AFTER = re.compile(rf"[\s\"'*_]*(?:[-–—:→|]|->)\s*(?:{_LABEL_WORDS})\b", re.IGNORECASE)
 _LEADING_LABEL = re.compile(rf"^[\[(（【]\s*(?P<a>{_LABEL_WORDS})\s*[\])）】]\s*", re.IGNORECASE)
 _TAIL = 40  # characters of a line searched for a trailing label (keeps the search linear)
 _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... which is why I call it: new")
@@ -261,6 +263,8 @@ def _pasted(lines: Sequence[Line]) -> list[tuple[str, str]]:
         outside = _BRACKETED.sub("", line.text)
         for _, run in runs:
             outside = outside.replace(run, "")
+        if any(_LABEL_AFTER.match(line.text, at + len(run)) for _, run in runs if (at := line.text.find(run)) >= 0):
+            continue  # '**"en primavera"** — new': a span labelled in a list, not a part of a pasted paragraph
         if line is not legend and runs and len(line.text) >= _PASTED_MIN and len(outside.strip(_STRIP)) >= 10:
             out += runs
     return out
@@ -288,7 +292,7 @@ def read_span_lists(reply: object) -> SpanReading:
         elif pieces and label in (NEW, INF):
             labelled[label].append(pieces)
 
-    lines = [part for line in reading.lines for part in _one_list_each(line)]
+    lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
     for i, line in enumerate(lines):
         if _CONTINUATION.match(line.text):
             break
@@ -306,7 +310,10 @@ def read_span_lists(reply: object) -> SpanReading:
             continue
         if line.kind == "field":  # structured output: a span key's value is a span, other keys are not
             key, _, value = line.text.partition(": ")
-            if key.lower() in _SPAN_COLUMN:
+            if key.lower() not in _LABEL_COLUMN and not _cell_label(key) and (label := _cell_label(value)):
+                add(label, _readings(key))  # {"reaching a record high": "new"}: a span mapped to its label
+                found.readable = True
+            elif key.lower() in _SPAN_COLUMN:
                 label = _paired_label(lines, i) or current
                 add(label, _readings(value))
                 found.readable = found.readable or label is not None
@@ -338,6 +345,14 @@ def read_span_lists(reply: object) -> SpanReading:
         found.readable = True
     found.new, found.inf = (stated.get(label, []) + labelled[label] for label in (NEW, INF))
     return found
+
+
+def _keyed(line: Line) -> Line:
+    """A text line "Span 1: ..." or "Label: new" read as the field it is (its pair gives a span its label)."""
+    key = _KEY.match(line.text) if line.kind in ("text", "item") else None
+    if key and (key[1].lower() in _SPAN_COLUMN or key[1].lower() in _LABEL_COLUMN):
+        return Line(f"{key[1]}: {line.text[key.end() :]}", "field")
+    return line
 
 
 def _one_list_each(line: Line) -> list[Line]:

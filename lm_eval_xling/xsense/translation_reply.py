@@ -24,7 +24,8 @@ from lm_eval_xling.replies import EMOJI, Line, after_reasoning, read_reply
 _LABEL_WORDS = re.compile(
     r"(?i)(?:translation|translated|übersetzung|traducción|traduccion|tafsiri|fassara|翻译如下|翻译|译文|中文|英文|英语|"
     r"德语|西班牙语|english|german|deutsch|chinese|spanish|español|swahili|kiswahili|hausa|englisch|chinesisch|"
-    r"spanisch|option|version|variant|alternative|opción|here's|here’s|here|is|the|it|in|into|text|original|source|target|literal|"
+    r"spanisch|simplified|traditional|option|version|variant|alternative|opción|here's|here’s|here|is|the|it|in|into|"
+    r"text|original|source|target|literal|"
     r"formal|informal|final|answer|\d|[()\[\]/,.&-]|\s)+"
 )
 _COURTESY_LEAD = re.compile(r"(?i)^(?:sure|of course|certainly|okay|ok|absolutely|great)[!,.]*\s+")
@@ -62,6 +63,9 @@ _ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])([?!.。？！]?)[ \t]*[(（][\x0
 _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\b)[ \t]*$")
 # a source that quotes: its translation quotes too ("Sie sagte: „...“"), its lead and quotes are no label nor wrapping
 _QUOTED_SPEECH = re.compile(r"[\"“”„«»「」『』]")
+_TRAILING_EMOJI = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "学生们正在认真听老师讲课。 ✅"
+_FINAL = re.compile(r"(?i)\bfinal\b|最终|endgültig")
+_LABELLED_QUOTE = re.compile(r"[:：][ \t]*[\"“„«「『]")
 _CLOSING = {'"': '"', "“": "”", "„": "“", "«": "»", "「": "」", "『": "』", "'": "'"}
 # what the model says to the user about translating, not a translation ("Please provide the text you'd like me to
 # translate", "I'm sorry, but I don't have enough knowledge of Hausa to provide a reliable translation")
@@ -217,6 +221,12 @@ def _named(line: Line, text: str, source: str | None) -> str:
                 named = stripped[start + 1 : -1]
                 if not (source and same_text(named, source)):
                     return named + text[len(stripped) :].strip() if named[-1:].isalnum() else named
+    lead = _LABELLED_QUOTE.search(text)  # "Gern! Die Übersetzung lautet: „...“ Möchtest du ...?"
+    if lead and _TRANSLATION_LABEL.search(text[: lead.start()]) and not (source and _QUOTED_SPEECH.search(source)):
+        opened = lead.end() - 1
+        closing = _partner(text[opened:])
+        if closing > 0:
+            return text[opened + 1 : opened + closing]
     return text
 
 
@@ -228,14 +238,18 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentence
     options = [i for i, (label, text) in enumerate(candidates) if _OPTION.match(label)]
     split = sentences > 1 and len(options) == sentences and all(_sentences(candidates[i][1]) == 1 for i in options)
     if len(options) > 1 and not split:
-        offered = {candidates[i][1] for i in options}
+        if marked := [i for i in options if _CHOICE.search(candidates[i][0])]:
+            return marked[0]  # "Natural (recommended): ..."
+        offered = {_letters(f"{candidates[i][0]} {text}") for i in options for text in (candidates[i][1], "")}
+        offered |= {_letters(candidates[i][1]) for i in options}
         for line in lines:
-            if line.text in offered or not _CHOICE.search(line.text):
-                continue
-            said = _letters(line.text)
+            if (said := _letters(line.text)) in offered:
+                continue  # an alternative's own line
             quoted = [i for i in options if (letters := _letters(_NOTE.sub("", candidates[i][1]))) and letters in said]
-            if len(quoted) == 1:  # 'I'd go with "That's not my problem."'
-                return quoted[0]
+            if len(quoted) == 1:
+                return quoted[0]  # one alternative restated: 'I'd go with "That's not my problem."'
+            if not _CHOICE.search(line.text):
+                continue
             for i in options:  # an option named by its label word ("the formal version")
                 word = re.match(r"[^\W\d_]{3,}", candidates[i][0])
                 if word and re.search(rf"(?i)\b{re.escape(word[0])}\b", line.text) and not _OPTION.match(word[0] + "1"):
@@ -247,9 +261,12 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentence
                 )
                 if re.search(f"(?i){named}", line.text):
                     return options[position]
+    if final := [i for i, (label, _) in enumerate(candidates) if _FINAL.search(label)]:
+        return final[-1]  # "Final answer: ..."
     revised = [i for i, (label, _) in enumerate(candidates) if _REVISION.match(label)]
-    if revised:  # "Better: ...", "Correction: ..."
-        return revised[-1]
+    if revised:  # "Better: ...", "Correction: ..."; one that ends introducing the next: that next
+        at = revised[-1]
+        return at + 1 if candidates[at][1].endswith((":", "：")) and at + 1 < len(candidates) else at
     labelled = [i for i, (label, _) in enumerate(candidates) if _TRANSLATION_LABEL.search(label)]
     if not labelled and len(options) > 1 and options[0] == 0 and not split:
         return -1  # alternatives offered, none chosen
@@ -325,7 +342,7 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     text = " ".join(p.strip() for p in parts).strip()
     if revised := list(_REVISED.finditer(text)):  # "A. Actually, more precisely: B."
         text = text[revised[-1].end() :]
-    text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", text)).strip())
+    text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", _TRAILING_EMOJI.sub("", text))).strip())
     # talk about translating, also in what stands before a colon: "Before I translate: do you want ...?"
     said = text if _LABEL_WORDS.fullmatch(label) else f"{label} {text}"
     talk = _META.search(said) and _PERSON.search(said) and not _META.search(source or "")

@@ -72,6 +72,10 @@ BINARY = [
     ("They named only one of the two founders, so I have to mark this as incorrect.", 0.0),
     ('{"uzasadnienie": "Prawidłowa odpowiedź to Kopernik.", "ocena": "niepoprawna"}', 0.0),  # the gold named
     ("Comparing the two names, the contestant reversed the order of given name and surname, which in", None),
+    ("**Rubric**\n1. Names the inventor: ✗\n2. On topic: ✓\n\n**Overall: FAIL**", 0.0),
+    ("I can't say the answer is incorrect: both name the same ocean. So yes, it's correct.", 1.0),
+    ("I wouldn't count this as correct.", 0.0),
+    ("Se aceitarmos a grafia, estaria correta; se não, incorreta. Não consigo decidir.", None),
 ]
 
 LIKERT = [
@@ -109,6 +113,9 @@ LIKERT = [
     ("Оценка: три из пяти.", 3.0),
     ("আমি এই উত্তরটিকে ৫-এর মধ্যে ২ দিচ্ছি।", 2.0),
     ("Le doy un tres.", 3.0),
+    ("Nota: dois e meio.", 2.5),
+    ("Puanım: 5 üzerinden 4,5.", 4.5),
+    ("Score: 2/5\n\nThe contestant gives 1,500 m/s, the speed in water, not in air.", 2.0),  # "1,500" is no score
 ]
 
 ANSWERS = [
@@ -196,6 +203,8 @@ ANSWERS = [
     ("The answer is Ibn Battuta or al-Biruni.", ["X"], {"X": None}),  # two names offered
     ("மன்னிக்கவும், இந்தக் கேள்விக்கான பதில் எனக்குத் தெரியவில்லை.", ["X"], {"X": None}),
     ("1. Y is Konark.\n2. The king responsible is generally identified as", ["X", "Y"], {"X": None, "Y": "Konark"}),
+    ("答えはラダ・ビノード・パールです。", ["X"], {"X": "ラダ・ビノード・パール"}),
+    ("The Chola king built it around 1010 CE.\n\nThe answer is <entity>", ["X"], {"X": None}),  # the placeholder
     ("Final answer:\n\n**X** = Karachi", ["X"], {"X": "Karachi"}),
     ("The answer is <Z Sundarbans>", ["Z"], {"Z": "Sundarbans"}),
     ('The answer to this question is: "Jai Santoshi Maa"', ["X"], {"X": "Jai Santoshi Maa"}),

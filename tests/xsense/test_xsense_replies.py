@@ -167,6 +167,17 @@ TRANSLATIONS_OF_A_SOURCE = [
     ("- **Das Museum ist an Feiertagen geschlossen.**\n- **An Feiertagen bleibt das Museum zu.**\n\nBoth work.", ""),
     ("The German translation is:\n\n$$\\boxed{\\text{Das Museum ist an Feiertagen geschlossen.}}$$",
      "Das Museum ist an Feiertagen geschlossen."),
+    ("1. \"museum\" → \"Museum\"\n2. \"closed\" → \"geschlossen\"\n\n**Final answer:** Das Museum ist an Feiertagen "
+     "geschlossen.", "Das Museum ist an Feiertagen geschlossen."),
+    ("Hi! 👋 Here's your translation:\n\nDas Museum ist an Feiertagen geschlossen. ✅",
+     "Das Museum ist an Feiertagen geschlossen."),
+    ("Gern! Die Übersetzung lautet: „Das Museum ist an Feiertagen geschlossen.“ Noch etwas?",
+     "Das Museum ist an Feiertagen geschlossen."),
+    ("1. Das Museum ist an Feiertagen geschlossen.\n2. An Feiertagen bleibt das Museum zu.\n\n"
+     "Am natürlichsten klingt: **Das Museum ist an Feiertagen geschlossen.**",
+     "Das Museum ist an Feiertagen geschlossen."),
+    ("Das Museum ist an Feiertagen zu.\n\n**Correction:** \"zu\" is colloquial. The better translation is:\n\n"
+     "Das Museum bleibt an Feiertagen geschlossen.", "Das Museum bleibt an Feiertagen geschlossen."),
 ]  # fmt: skip
 
 
