@@ -56,6 +56,7 @@ _YES_NO = {
     **dict.fromkeys(("yes", "ja", "oui", "sí", "si", "sim", "да", "evet", "ndiyo", "是", "对", "はい", "네"), 1.0),
     **dict.fromkeys(("no", "nein", "non", "não", "нет", "hayır", "hapana", "否", "不对", "いいえ", "아니요"), 0.0),
 }
+_ONE_AS_PRONOUN = re.compile(r"(?i)\b(?:the|next|this|that|another|any|each|every|which|no)\s+$")
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
     r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b|\bou\b|\boder\b|\bo\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
@@ -135,7 +136,7 @@ _STATEMENT = re.compile(
     r"(?:[ \t]?[^\s.!?।。！？]{1,4})?(?:[ \t.!।。！？]*+$|[.!।。！？]+(?=\s)|[。！？]+|[ \t]*[—–,،，][ \t]*)"
     r"|\b(?:judge?ment|verdict|decision|evaluation|assessment)\b\s*(?:is)?\s*[:\-–=]?\s*"
     r"(?P<w>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r"))\b"
-    r"|\b(?:judge[sd]?|deem(?:s|ed)?|mark(?:s|ed)?|rule[sd]?|consider(?:s|ed)?|grade[sd]?|rate[sd]?)\s+"
+    r"|(?<!not\s)(?<!n't\s)\b(?:judge[sd]?|deem(?:s|ed)?|mark(?:s|ed)?|rule[sd]?|consider(?:s|ed)?|grade[sd]?|rate[sd]?)\s+"
     r"(?:(?:it|this|that|the\s+(?:answer|response))\s+)?(?:as\s+)?(?P<x>(?:not\s+)?(?:"
     + _NEGATIVE
     + "|"
@@ -303,6 +304,8 @@ _AS_SCORE = (
 
 
 def _as_digits(match: re.Match[str]) -> str:
+    if match[1] and match[1].lower() == "one" and _ONE_AS_PRONOUN.search(match.string, 0, match.start()):
+        return match[0]  # "grade the next one"
     if match[3]:
         return str("一二三四五".index(match[3]) + 1)
     return _WORD_NUMBERS[match[1].lower()] + (".5" if match["half"] else "")

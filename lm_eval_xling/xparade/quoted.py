@@ -92,7 +92,7 @@ _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])")
 _ASIDES = re.compile(r"\([^()\n]{4,300}\)|（[^（）\n]{2,300}）")  # an aside in brackets, not a "(new)" label
 _CORRECTION = re.compile(
     r"(?i)(?P<drop>\b(?:drop|remove|delete|ignore|leav(?:e|ing) (?:it|this|that|them) out"
-    r"|should not be (?:under|in|listed)|is not (?:new|inferable))\b)"
+    r"|should not be (?:under|in|listed)|is not (?:new|inferable)|not a span)\b)"
     r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)|(?=new|inferable)))"
     r"\b)"
 )

@@ -60,7 +60,7 @@ _HEAD_WORD = re.compile(
 )
 _HEAD_MAX = 60  # characters before the colon
 _KEY = re.compile(r"([^\W\d_]+(?: [^\W\d_]+)?)(?: ?\d{1,3})?[ \t]*[:：][ \t]*")  # "Span 1: ", "Label: "
-_COLON = re.compile(r"[:：]|[ \t]*=(?=[ \t]*\[)")  # "New:", "new = [...]"
+_COLON = re.compile(r"[:：]|[ \t]*=[ \t]*")  # "New:", "new = [...]", "inferable = none"
 _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
 _EMPTY = re.compile(
     r"^(?:none|n/?a|nil|null|nothing|empty|no (?:(?:new|inferable|inferrable)(?: (?:or|and|nor))? )*"
@@ -71,18 +71,20 @@ _EMPTY = re.compile(
 # "No new or inferable information.", "There are no new or inferable spans": an answer with both lists empty
 _NOTHING = re.compile(
     r"(?:^|(?<=[\s(]))(?:there (?:is|are) )?no (?:new|inferable)(?: (?:or|and|nor) (?:new|inferable))?"
-    r" (?:information|spans?)\b",
+    r" (?:information|spans?)\b|ninguna información (?:nueva|inferible)|no hay información nueva"
+    r"|कोई नई (?:या अनुमान[ -]योग्य )?जानकारी नहीं|没有(?:任何)?新(?:的)?信息|无新信息",
     re.IGNORECASE,
 )
 _CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)
 # a line that announces the final answer: "Final answer", "## Final", "**Respuesta final:**"
 _FINAL = re.compile(
     r"(?im)^[^\w\n]*(?:final(?:[ \t]+(?:answer|list|version|output|labels?))?|respuesta[ \t]+final|最终答案"
-    r"|अंतिम[ \t]+उत्तर)[^\w\n]*$"
+    r"|अंतिम[ \t]+उत्तर)(?:[^\w\n]*$|[ \t*]*[:：][ \t*]*)"
 )
 _QUOTED = re.compile(r'"([^"\n]{1,1000})"')
 _SEPARATORS = re.compile(r"\s*(?:[;；、]|,|\band\b|\by\b|和|及|और)\s*")  # between quoted spans
 _SPLIT = re.compile(r"[;；]")  # between unquoted spans
+_COMMA = re.compile(r"[ \t]*[,，、][ \t]*")  # between unquoted spans, where the spans are no one span with a comma
 # a label after a span, read on the line's last characters: "(new)", "[INFERABLE]", "— new", ": inferable", "→ new"
 _LABEL_WORDS = "|".join(sorted((re.escape(w) for w in _VOCABULARY), key=len, reverse=True))
 _TRAILING_LABEL = re.compile(
@@ -163,7 +165,9 @@ def _heading(line: Line) -> tuple[str, str] | None:
 
 
 def _clean(span: str) -> str:
-    return span.strip(_STRIP).strip()
+    """A span without quotes and markdown around it; a quote it closes stays ('She called it "a gift"')."""
+    cleaned = span.strip(_STRIP).strip()
+    return cleaned + '"' if cleaned.count('"') % 2 and span.rstrip().endswith('"') else cleaned
 
 
 def _readings(text: str) -> Piece:
@@ -180,7 +184,7 @@ def _readings(text: str) -> Piece:
         return ()
     quoted = _QUOTED.findall(text)
     outside = _QUOTED.sub("", text)
-    if quoted and not _SEPARATORS.sub("", outside).strip(_STRIP + "[]"):  # only quoted spans and separators
+    if quoted and not _SEPARATORS.sub("", outside).strip(_STRIP + "[]."):  # only quoted spans and separators
         add(*quoted)
     add(text)
     add(_GLOSS.sub("", text))
@@ -189,6 +193,8 @@ def _readings(text: str) -> Piece:
     pieces = _SPLIT.split(text)
     if len(pieces) > 1:
         add(*(_GLOSS.sub("", p) for p in pieces))
+    if len(parts := _COMMA.split(text)) > 1:  # "all of them are healthy, Visitors will be able to see them"
+        add(*parts)
     return tuple(out)
 
 

@@ -36,10 +36,19 @@ _SHORT_LABEL = re.compile(
 )  # "Hindi", "தமிழ்", "ZH", "EN → HA", "Target (FR)", "Bengali (বাংলা)"
 _LEAD_SYMBOLS = re.compile(rf"^[{EMOJI}→⇒>•·\s]+")  # "🇩🇪 ", "→ "
 _ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
-_ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")  # "<translation lang="en">": as "<translation>"
+# "<translation lang="en">": as "<translation>"
+_ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")
 # what marks a revision: "Correction:", "Better: ...", "Actually, more precisely: ...", "more idiomatic would be:"
-_REVISING = r"(?i:correction|corrected|better|improved|revised|actually|(?:or[ \t]+)?more[ \t]+\w+)"
+_REVISING = (
+    r"(?i:correction|corrected|correct(?:ed)?[ \t]+(?:translation|version)|better|improved|revised|actually|wait|oops"
+    r"|final|(?:or[ \t]+)?more[ \t]+\w+)"
+)
 _REVISION = re.compile(rf"^{_REVISING}\b")
+# a revision stated inside a later line: "Wait, it says "bought", so the correct translation is: ..."
+_RETRACTED = re.compile(
+    r"(?i)\b(?:wait|oops|actually|correction|correct(?:ed)?[ \t]+(?:translation|version)|revised|final)\b"
+    r"[^:：\n]{0,100}[:：][ \t]*"
+)
 _GAP = 500  # characters between one candidate and the next that a search looks through
 _BOXED = re.compile(r"\$*\\boxed\{(?:\\text\{)?([^{}\n]{1,1000})\}\}?\$*")  # "$$\boxed{\text{Wissen ist Macht.}}$$"
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
@@ -64,6 +73,7 @@ _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\
 # a source that quotes: its translation quotes too ("Sie sagte: „...“"), its lead and quotes are no label nor wrapping
 _QUOTED_SPEECH = re.compile(r"[\"“”„«»「」『』]")
 _TRAILING_EMOJI = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "学生们正在认真听老师讲课。 ✅"
+_OPTION_NOTE = re.compile(r"[ \t][—–-][ \t]|[ \t][(（]")
 _FINAL = re.compile(r"(?i)\bfinal\b|最终|endgültig")
 _LABELLED_QUOTE = re.compile(r"[:：][ \t]*[\"“„«「『]")
 _CLOSING = {'"': '"', "“": "”", "„": "“", "«": "»", "「": "」", "『": "』", "'": "'"}
@@ -88,7 +98,8 @@ _COLON = re.compile(r"[:：]")
 _LABEL_MAX = 40  # characters before a colon that can still be a label
 # a line that only announces what follows: "Sure, here it is —", "Of course.", "好的。", "Here is the translation"
 _COURTESY = re.compile(
-    r"(?i)^(?:sure|of course|certainly|absolutely|okay|ok|yes|claro|natürlich|gerne|klar|好的|当然|没问题|以下|这是|"
+    r"(?i)^(?:sure|of course|certainly|absolutely|okay|ok|yes|hi|hello|hey|hallo|你好|claro|natürlich|gerne|klar|好的|"
+    r"当然|没问题|以下|这是|"
     r"here(?:'s| is| are)|below is)\b[^\n]{0,70}$"
 )
 _NOTE = re.compile(
@@ -230,6 +241,18 @@ def _named(line: Line, text: str, source: str | None) -> str:
     return text
 
 
+def _core(option: str) -> str:
+    """An alternative without what is said of it ("Tengo ganas de verte. — warm and natural": its first part)."""
+    return _OPTION_NOTE.split(_NOTE.sub("", option), 1)[0]
+
+
+def _core_letters(option: str) -> str:
+    """The letters of an alternative's core, where they are enough to tell it apart (a gloss "没 (méi) = did not"
+    has none)."""
+    core = _letters(_core(option))
+    return core if len(core) >= 8 or core == _letters(option) else ""
+
+
 def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentences: int) -> int:
     """Which of the candidates the reply recommends, where it offers alternatives and states a choice ("I'd
     recommend the formal version", "The second is more natural"); else the first labelled a translation, else 0;
@@ -245,7 +268,7 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentence
         for line in lines:
             if (said := _letters(line.text)) in offered:
                 continue  # an alternative's own line
-            quoted = [i for i in options if (letters := _letters(_NOTE.sub("", candidates[i][1]))) and letters in said]
+            quoted = [i for i in options if (letters := _core_letters(candidates[i][1])) and letters in said]
             if len(quoted) == 1:
                 return quoted[0]  # one alternative restated: 'I'd go with "That's not my problem."'
             if not _CHOICE.search(line.text):
@@ -331,12 +354,18 @@ def clean_translation(reply: object, source: str | None = None) -> str:
         return ""
     if at == 0 and (revisions := [line.text for line in reading.lines if _revises(line.text)]):
         at = _after(candidates, reading.text, reading.text.rfind(revisions[-1]) + len(revisions[-1]))
+    retracted = [line.text[lead.end() :] for line in reading.lines if (lead := _RETRACTED.search(line.text))]
+    if retracted and retracted[-1].strip():  # the last revision inside a line: "So my final translation is: "...""
+        inline = [i for i, (_, text) in enumerate(candidates) if text and text in retracted[-1]]
+        at = inline[-1] if inline and inline[-1] > at else at
     label, first = candidates[at]
+    first = _core(first) if _OPTION.match(label) and _SENTENCE_END.search(_core(first)) else first
     if (reading.refusal or reading.abstains) and _TRANSLATOR_REFUSAL.search(first):
         return ""
     parts, wanted = [_NOTE.sub("", first)], _sentences(source) if source else 1
-    for label, line in candidates[at + 1 :]:
-        if _sentences(" ".join(parts)) >= wanted or label and not label.startswith("#") or _NOTE.fullmatch(line):
+    for next_label, line in candidates[at + 1 :]:
+        other = next_label and not next_label.startswith("#") and next_label != label  # "target: ..." twice: one
+        if _sentences(" ".join(parts)) >= wanted or other or _NOTE.fullmatch(line):
             break
         parts.append(_NOTE.sub("", line))
     text = " ".join(p.strip() for p in parts).strip()

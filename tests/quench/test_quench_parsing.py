@@ -75,6 +75,7 @@ BINARY = [
     ("**Rubric**\n1. Names the inventor: ✗\n2. On topic: ✓\n\n**Overall: FAIL**", 0.0),
     ("I can't say the answer is incorrect: both name the same ocean. So yes, it's correct.", 1.0),
     ("I wouldn't count this as correct.", 0.0),
+    ('{"correct": true, "notes": "A misspelling of an unambiguous name, so it is not marked incorrect."}', 1.0),
     ("Se aceitarmos a grafia, estaria correta; se não, incorreta. Não consigo decidir.", None),
 ]
 
@@ -114,6 +115,7 @@ LIKERT = [
     ("আমি এই উত্তরটিকে ৫-এর মধ্যে ২ দিচ্ছি।", 2.0),
     ("Le doy un tres.", 3.0),
     ("Nota: dois e meio.", 2.5),
+    ("I'd give this a solid **4 out of 5**! ⭐⭐⭐⭐\n\nWant me to grade the next one?", 4.0),  # "one" no score
     ("Puanım: 5 üzerinden 4,5.", 4.5),
     ("Score: 2/5\n\nThe contestant gives 1,500 m/s, the speed in water, not in air.", 2.0),  # "1,500" is no score
 ]

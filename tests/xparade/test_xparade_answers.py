@@ -124,6 +124,8 @@ CASES = [
     (ES, "new_spans:\n  - en primavera\ninferable_spans: []\nsame_spans:\n  - La liebre europea", [14, 15], []),
     (ES, "<result>\n  <new>\n    <item>en primavera</item>\n  </new>\n  <inferable/>\n</result>", [14, 15], []),
     (ES, '{"en primavera": "new", "solitaria": "inferable"}', [14, 15], [4]),  # each span mapped to its label
+    (ES, "**New:** en primavera, La liebre europea\n**Inferable:** none", [0, 1, 2, 14, 15], []),  # a comma list
+    (ES, "new: [solitaria]\n\nFinal answer: new = en primavera. inferable = solitaria", [14, 15], [4]),
     (ES, "Span 1: en primavera\nLabel: new\n\nSpan 2: solitaria\nLabel: inferable", [14, 15], [4]),
     (ES, '1. **"en primavera"** — new. Not in the source.\n2. **"solitaria"** — inferable. Implied.', [14, 15], [4]),
     (ZH, "欧洲野兔通常很害羞，但在春天会改变行为。【新：2012年，研究人员标记了12只野兔】。", r(13, 22), []),

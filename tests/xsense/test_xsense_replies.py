@@ -169,6 +169,12 @@ TRANSLATIONS_OF_A_SOURCE = [
      "Das Museum ist an Feiertagen geschlossen."),
     ("1. \"museum\" → \"Museum\"\n2. \"closed\" → \"geschlossen\"\n\n**Final answer:** Das Museum ist an Feiertagen "
      "geschlossen.", "Das Museum ist an Feiertagen geschlossen."),
+    ("Das Museum ist an Feiertagen zu. Wait, that is colloquial, so the correct translation is: Das Museum ist an "
+     "Feiertagen geschlossen.", "Das Museum ist an Feiertagen geschlossen."),
+    ("Literally: \"Das Museum wird geschlossen sein.\"\n\nSo my final translation would be: \"Das Museum ist an "
+     "Feiertagen geschlossen.\"", "Das Museum ist an Feiertagen geschlossen."),
+    ("Hi there! 😊 Happy to help!\n\n## German Translation\n\n**„Das Museum ist an Feiertagen geschlossen.“**",
+     "Das Museum ist an Feiertagen geschlossen."),
     ("Hi! 👋 Here's your translation:\n\nDas Museum ist an Feiertagen geschlossen. ✅",
      "Das Museum ist an Feiertagen geschlossen."),
     ("Gern! Die Übersetzung lautet: „Das Museum ist an Feiertagen geschlossen.“ Noch etwas?",
