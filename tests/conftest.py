@@ -17,6 +17,10 @@ from support.ynq_data import write_ynq_csv, ynq_rows
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# One torch/OpenMP pool per xdist worker sized to its share of the cores: pools that each take every core spin
+# against each other, and the runs that spawn lm_eval take over twice as long (178 s against 68 s for two at once).
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+os.environ.setdefault("OMP_NUM_THREADS", str(max(1, len(os.sched_getaffinity(0)) // _WORKERS)))
 
 
 @pytest.fixture(scope="session")

