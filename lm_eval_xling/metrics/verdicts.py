@@ -56,6 +56,7 @@ _YES_NO = {
     **dict.fromkeys(("yes", "ja", "oui", "sí", "si", "sim", "да", "evet", "ndiyo", "是", "对", "はい", "네"), 1.0),
     **dict.fromkeys(("no", "nein", "non", "não", "нет", "hayır", "hapana", "否", "不对", "いいえ", "아니요"), 0.0),
 }
+_OPENING = re.compile(r"\s*([^\s.,!;:。，！]+)[ \t]*[.,!;:。，！\n]")  # "No." opening a reply
 _ONE_AS_PRONOUN = re.compile(r"(?i)\b(?:the|next|this|that|another|any|each|every|which|no)\s+$")
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
@@ -92,6 +93,12 @@ _NEGATED_AFTER = re.compile(rf"[ \t]*(?:{_negators(_NEGATOR_LAST)})")
 _CUT_OFF = re.compile(
     r"(?i)\b(?:judge?ment|verdict|decision|evaluation|assessment|score|rating|grade)[ \t]+(?:is|would[ \t]+be)[ \t]*$"
 )
+# a structured verdict: "is correct: false", "correct: yes" (the shared reader writes JSON keys so)
+_BOOLEAN_FIELD = re.compile(
+    rf"(?im)^[ \t]*(?:is[ \t]+)?(?P<key>{_NEGATIVE}|{_POSITIVE})[ \t]*:[ \t]*(?P<value>true|false|yes|no)[ \t]*$"
+)
+_GOLD_PHRASE = re.compile(rf"(?i)(?<![^\W\d_])(?:{every('answer')})$")  # a verdict phrase ending in "answer"
+_COPULA = re.compile(r"(?i)[ \t]*(?:[:=]|(?:is|was|est|était|es|era|ist|war|é|è|ni|to|это|—)(?![^\W\d_]))")
 _POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[✓✔✅☑👍]|[✗✘❌×👎]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
@@ -172,6 +179,8 @@ def parse_binary(reply: object) -> float | None:
     if (yes_no := _YES_NO.get(text.strip(" .!。！").casefold())) is not None:
         return yes_no  # "Yes": the answer is correct
     text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", text))
+    if fields := list(_BOOLEAN_FIELD.finditer(text)):  # {"is_correct": false, "reason": "..."}
+        return float((fields[-1]["value"].lower() in ("true", "yes")) == (_polarity(fields[-1]["key"]) == 1.0))
     undecided = [m.end() for m in _UNDECIDED.finditer(text)] + [m.end() for m in re.finditer(every("doubt"), text)]
     undecided.sort()
     statements = [m for m in _STATEMENT.finditer(text) if not _names_gold(text, m)]
@@ -203,6 +212,8 @@ def parse_binary(reply: object) -> float | None:
     found = _last_verdict(cleaned)
     if found is False and not re.search(every("doubt"), text):
         found = _last_verdict(text)
+    if found is False:  # "No. The true answer is 1945": the opening word answers the question asked
+        found = _YES_NO.get(opening[1].casefold()) if (opening := _OPENING.match(text)) else None
     return found if found is not False else None
 
 
@@ -237,8 +248,10 @@ def _last_verdict(text: str) -> float | None | bool:
     False where there is none."""
     for match in reversed(list(_POLAR.finditer(text))):
         before = text[max(0, match.start() - 120) : match.start()]
-        if _ATTRIBUTE.match(text, match.end()) or _HYPOTHETICAL.search(before):
-            continue
+        if _ATTRIBUTE.match(text, match.end()) or _HYPOTHETICAL.search(before) or _GOLD_PHRASE.search(match[0]) and (
+            _COPULA.match(text, match.end())
+        ):  # fmt: skip
+            continue  # "la bonne réponse est « Marseille »": a verdict phrase naming the gold answer
         if _PARTIAL.search(before[-20:]) or _BOTH_WAYS.search(before[-30:]):
             return None
         negated = _NEGATION.search(before[-40:]) is not None or _NEGATED.search(before[-40:]) is not None
@@ -268,7 +281,8 @@ _SCORES = re.compile(
     r"|doy|daría|donne|donnerais|attribue|gebe|vergebe|dou|daria|atribuo|do|darei|assegno|даю|ставлю|поставлю"
     r"|memberi|beri|cho|corresponds\s+to|equals|amounts\s+to"
     r"|deserves|earns|merits|go\s+with|settle\s+on|revis(?:e|ed|ing)\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
-    r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)|rather|instead"
+    r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)"
+    r"|rather(?!\s+than)|instead(?!\s+of)"
     r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's|put\s+(?:it|this)\s+at)\b[^\d\n]{0,25}?"
     r"(?:\n[ \t]*)?"
     r"(?<![\d.,])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.,]*\d)"
@@ -327,7 +341,7 @@ def parse_likert(reply: object) -> float | None:
     if (text := _read(reply)) is None:
         return None
     text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(text)))
-    found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m)]
+    found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m) and not _denied(m)]
     found += [(m.start(), m) for m in _STARS.finditer(text)]
     if last := _LAST_NUMBER.search(text):  # a revision after the stated score: "Score: 5 - no, too generous. 4."
         found.append((last.start("n"), last))
@@ -343,6 +357,11 @@ def parse_likert(reply: object) -> float | None:
             return None
         return _on_scale(float(match[number]))
     return None
+
+
+def _denied(score: re.Match[str]) -> bool:
+    """A score the judge denies on its way to it: "It's not quite a 5", "it doesn't deserve a 5"."""
+    return score["m"] is not None and _NEGATION.search(score[0][: score.start("m") - score.start()]) is not None
 
 
 def _conditional(text: str, score: re.Match[str]) -> bool:
