@@ -73,6 +73,13 @@ _ABSTAIN = re.compile(
     r"|\b(?:ich[ \t]+)?kann[ \t]+(?:ich[ \t]+)?(?:das[ \t]+)?nicht[ \t]+(?:entscheiden|sagen|beurteilen|bestimmen)\b)"
     r"|无法(?:确定|判断|决定|回答|选择)|不知道"
 )
+# what takes back what a reply stated, in the tasks' languages: "Actually, wait", "En realidad", "等一下", "Corrijo"
+TAKEN_BACK = re.compile(
+    r"(?i)\b(?:wait|actually|on\s+second\s+thought|re-?check\w*|correction|hold\s+on|misread|re-?read\w*"
+    r"|reconsider\w*|on\s+reflection|revis\w+|en\s+realidad|corrijo|rectifico|en\s+fait|je\s+corrige|eigentlich"
+    r"|korrigiere|moment|na\s+verdade|in\s+realtà|correggo|на\s+самом\s+деле|исправл\w+|aslında|düzelt\w*"
+    r"|sebenarnya|ralat|thực\s+ra|khoan|bekle|subiri|kwa\s+kweli)\b|等一下|等等|其实|实际上|更正|修正|訂正|実は|잠깐|사실은"
+)
 _REFUSAL = re.compile(
     r"(?i:\bI(?:'m|[ \t]+am)[ \t]+sorry,?[ \t]+but[ \t]+I[ \t]+(?:can(?:not|'t)|won't)\b"
     r"|\bI[ \t]+(?:can(?:not|'t)|won't)[ \t]+(?:help|assist|comply)\b)"
@@ -154,6 +161,26 @@ def _parse(text: str) -> object:
             return ast.literal_eval(text)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
+
+
+_JSON_START = re.compile(r'\s*[{\[]\s*["{\[]')
+
+
+def _cut_off_json(text: str) -> bool:
+    """Whether the reply is a JSON value cut off before it closes ('{"new": ["built in th'): it gives no answer."""
+    if not _JSON_START.match(text):
+        return False
+    depth, quoted, escaped = 0, False, False
+    for char in text:  # brackets outside strings (json's errors do not say whether the text ended too early)
+        if quoted:
+            quoted, escaped = (escaped or char != '"'), (not escaped and char == "\\")
+        elif char == '"':
+            quoted = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+    return depth > 0
 
 
 def _unwrap_json(text: str) -> str:
@@ -239,7 +266,10 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply) if fold else reply)
     if unfinished:
         return Reading((), True, False, ())
-    text = _unwrap_json(_FENCE.sub("", text))  # JSON before quotes are folded: a curly quote may sit in a value
+    text = _FENCE.sub("", text)
+    if _cut_off_json(text):
+        return Reading((), True, False, ())
+    text = _unwrap_json(text)  # JSON before quotes are folded: a curly quote may sit in a value
     if "<" in text:
         text = _TAG.sub(lambda m: _field(m[1], m[2]), _INLINE_TAG.sub("", text))
     text = text.translate(_INVISIBLE)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lm_eval_xling import choice_words
 from lm_eval_xling.choice_words import alternation, every, read_yaml
-from lm_eval_xling.replies import ascii_digits, read_reply
+from lm_eval_xling.replies import TAKEN_BACK, ascii_digits, read_reply
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
 _WORD_NUMBERS = {
@@ -110,13 +110,6 @@ _REVISION = re.compile(
     r"(?i)\b(?:wait|actually|no|so|thus|therefore|hence|however|but|on\s+second|re-?check|correction|hold\s+on"
     r"|misread|re-?read|reconsider\w*|on\s+reflection|hmm+)\b"
 )
-# what takes a stated verdict back, in the judges' languages: "Actually, wait", "En realidad", "等一下", "Corrijo"
-_TAKEN_BACK = re.compile(
-    r"(?i)\b(?:wait|actually|on\s+second\s+thought|re-?check\w*|correction|hold\s+on|misread|re-?read\w*"
-    r"|reconsider\w*|on\s+reflection|revis\w+|en\s+realidad|corrijo|rectifico|en\s+fait|je\s+corrige|eigentlich"
-    r"|korrigiere|moment|na\s+verdade|corrijo|in\s+realtà|correggo|на\s+самом\s+деле|исправл\w+|aslında|düzelt\w*"
-    r"|sebenarnya|ralat|thực\s+ra|khoan|bekle|subiri|kwa\s+kweli)\b|等一下|等等|其实|实际上|更正|修正|訂正|実は|잠깐|사실은"
-)
 _NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,3}\s*$")
 _BOTH_WAYS = re.compile(rf"(?i)\b(?:{_POSITIVE}|{_NEGATIVE})\s*(?:and|or|/|but\s+also)\s*$")
 _PARTIAL = re.compile(r"(?i)\b(?:partially|partly|half|somewhat|mostly|largely|almost|nearly)\s*-?\s*$")
@@ -196,7 +189,7 @@ def parse_binary(reply: object) -> float | None:
             if _polarity(_word(before)) != verdict and not _REVISION.search(between) and len(between.strip()) < 20:
                 return None
         later = text[last.end() :]  # prose that takes the statement back: "Correct. Actually, wait ... incorrect."
-        if (revision := _TAKEN_BACK.search(later)) and not _unfinished(text):
+        if (revision := TAKEN_BACK.search(later)) and not _unfinished(text):
             prose = _last_verdict(_GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", later[revision.end() :])))
             if prose is not False:
                 return prose

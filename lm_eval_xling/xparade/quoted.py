@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import deque
 from collections.abc import Iterator
 from itertools import islice
 
-from lm_eval_xling.replies import MAX_CHARS, after_reasoning
+from lm_eval_xling.replies import MAX_CHARS, TAKEN_BACK, after_reasoning
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME = "new", "inf", "same"
@@ -70,13 +71,14 @@ _ASIDE = re.compile(
 _CONTINUATION = re.compile(r"(?i)^\W*(?:source|target) paragraph\b")  # the prompt's next example: reading ends
 # pieces a reply sets apart: quotes of every script, brackets, tags, highlights, bold
 _ENCLOSED = re.compile(
-    r'"(?P<a>[^"\n]{1,1000})"|«(?P<b>[^»\n]{1,1000})»|“(?P<c>[^”\n]{1,1000})”|„(?P<d>[^“”\n]{1,1000})[“”]'
+    r"[\[【](?P<code>[^\W\d_][\w-]{0,30})[\]】](?P<o>[^\[\]【】\n]{1,1000})[\[【]/(?P=code)[\]】]"  # "[NEW]...[/NEW]"
+    r'|"(?P<a>[^"\n]{1,1000})"|«(?P<b>[^»\n]{1,1000})»|“(?P<c>[^”\n]{1,1000})”|„(?P<d>[^“”\n]{1,1000})[“”]'
     r"|「(?P<e>[^」\n]{1,1000})」|『(?P<f>[^』\n]{1,1000})』|【(?P<g>[^】\n]{1,1000})】"
-    r"|\[(?P<code>[A-Za-z][\w-]{0,30})\](?P<o>[^\[\]\n]{1,1000})\[/(?P=code)\]"  # "[NEW]...[/NEW]"
     r"|\[\[(?P<h>[^\]\n]{1,1000})\]\]|\[(?P<i>[^\[\]\n]{1,1000})\]|\{\{(?P<j>[^{}\n]{1,1000})\}\}"
     r"|\{(?P<k>[^{}\n]{1,1000})\}|==(?P<l>[^=\n]{1,1000})==|\*\*(?P<m>[^*\n]{1,1000})\*\*"
     r"|<(?P<tag>[A-Za-z][\w-]{0,30})(?P<attrs>[^<>\n]{0,300})>(?P<n>[^<>\n]{1,1000})</(?P=tag)\s*>"
 )
+_IN_QUOTES = re.compile(r'"([^"\n]+)"')
 _MARKED = re.compile(r"\[[^\]\n]*\]|\{[^}\n]*\}|<\w[^>\n]*>|==|【|\*\*")
 _ROW_BREAK = re.compile(r"(?i)</?(?:tr|table|thead|tbody|br|p|div|li|ul|ol)\b[^>\n]{0,100}>")
 _CELL = re.compile(r"(?i)</?t[dh]\b[^>\n]{0,100}>")
@@ -96,8 +98,9 @@ _CORRECTION = re.compile(
     r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)|(?=new|inferable)))"
     r"\b)"
 )
-_NOT_BEFORE = re.compile(r"(?i)(?:not|non-?|un)\s*$")
+_NOT_BEFORE = re.compile(r"(?i)(?:not|non-?|un|n't)(?:\s+be)?[\s*_]*$")  # "not inferable", "cannot be inferred"
 _MARKS = 20  # a legend explains at most this many marks (each line is compared with each)
+_PROSE_PIECES = 20  # a line with more pieces is a list, not prose that takes a label back (its search stays linear)
 _MIN_CHARS = 3  # a piece set apart by nothing but its line needs this many characters (a CJK one counts two)
 
 
@@ -139,7 +142,7 @@ class _Labels:
 
 def _label_of(text: str, match: re.Match[str]) -> str:
     """A label word's label: "not inferable" is new."""
-    if match.lastgroup == INF and _NOT_BEFORE.search(text, max(0, match.start() - 6), match.start()):
+    if match.lastgroup == INF and _NOT_BEFORE.search(text, max(0, match.start() - 12), match.start()):
         return NEW
     return match.lastgroup
 
@@ -165,7 +168,8 @@ def _pieces(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool
             before = _SENTENCE_END.split(line[max(0, match.start() - 15) : match.start()])[-1]
             near = _LABEL.match(after) or _LABEL.search(before)
             own = near.lastgroup if near else labels.nearest(match.start(), match.end())
-        yield [(text,)], own, True
+        listed = name == "i" and not _IN_QUOTES.sub("", text).strip(" ,")  # a JSON list: '["a", "b"]', two spans
+        yield [tuple(_IN_QUOTES.findall(text))] if listed else [(text,)], own, True
 
 
 def _parts(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool]]:
@@ -231,6 +235,30 @@ def _matched(readings: list[tuple[str, ...]], matcher: SpanMatcher, apart: bool)
     return list(full) if full else [s for s in cleaned[-1] if ok(s)]
 
 
+def has_label(text: str, start: int) -> bool:
+    """Whether `text` names the new or the inferable label at or after `start`."""
+    return any(m.lastgroup in (NEW, INF) for m in _LABEL.finditer(text, start))
+
+
+def _turned(line: str, pieces: list[tuple[list[str], str | None]]) -> list[tuple[list[str], str | None]]:
+    """The pieces of a line that takes back what it said and names a label with no span between ("... is new. On
+    second thought, it is common knowledge, so I'll label it inferable instead."): the last span before the turn
+    takes that label."""
+    turns = deque(TAKEN_BACK.finditer(line), maxlen=1)  # the last turn
+    if not turns or not pieces or len(pieces) > _PROSE_PIECES:
+        return pieces
+    turn = turns[0]
+    label = next(
+        ((m.start(), lab) for m in _LABEL.finditer(line, turn.end()) if (lab := _label_of(line, m)) in (NEW, INF)), None
+    )
+    starts = [line.find(spans[0]) for spans, _ in pieces]
+    before = [i for i, start in enumerate(starts) if 0 <= start < turn.start()]
+    if label is None or not before or any(turn.start() <= start < label[0] for start in starts):
+        return pieces
+    last = before[-1]
+    return [*pieces[:last], (pieces[last][0], label[1]), *pieces[last + 1 :]]
+
+
 def corrects(reply: str) -> bool:
     """Whether a reply corrects a list it gave ("move X to Inferable", "drop X")."""
     return _CORRECTION.search(reply) is not None
@@ -277,6 +305,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
         pieces = [
             (spans, label) for readings, label, apart in _pieces(line) if (spans := _matched(readings, matcher, apart))
         ]
+        pieces = _turned(line, pieces)
         if not pieces and (marked := _legend_mark(line, legend)):  # "+ en medio punto", "二十多公斤 [N]"
             label, rest = marked
             pieces = [(spans, label) for spans in [_matched([(rest,)], matcher, False)] if spans]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lm_eval_xling.replies import Line, read_reply
-from lm_eval_xling.xparade.quoted import corrects, each_label, read_quoted
+from lm_eval_xling.xparade.quoted import corrects, each_label, has_label, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
@@ -71,8 +71,9 @@ _EMPTY = re.compile(
 # "No new or inferable information.", "There are no new or inferable spans": an answer with both lists empty
 _NOTHING = re.compile(
     r"(?:^|(?<=[\s(]))(?:there (?:is|are) )?no (?:new|inferable)(?: (?:or|and|nor) (?:new|inferable))?"
-    r" (?:information|spans?)\b|ninguna información (?:nueva|inferible)|no hay información nueva"
-    r"|कोई नई (?:या अनुमान[ -]योग्य )?जानकारी नहीं|没有(?:任何)?新(?:的)?信息|无新信息",
+    r" (?:information|spans?)\b|\bnothing (?:new|inferable)\b|ninguna información (?:nueva|inferible)"
+    r"|no hay información nueva|कोई नई (?:या अनुमान[ -]योग्य )?जानकारी नहीं|无新信息"
+    r"|没有(?:任何)?(?:新|可推断)[^。，\n]{0,12}?(?:信息|内容)",
     re.IGNORECASE,
 )
 _CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)
@@ -99,6 +100,7 @@ _TAIL = 40  # characters of a line searched for a trailing label (keeps the sear
 _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... which is why I call it: new")
 # a gloss or comment after a span: "(all appointed)", " — not in the source", ": the source says once"
 _GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*|\s#\s.*)$")
+_PARENTHESES = re.compile(r"[(（]([^()（）\n]+)[)）]")
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
     "bold": re.compile(r"\bbold|粗体|加粗|मोटे"),
@@ -125,6 +127,8 @@ class SpanReading:
     new: list[Piece] = field(default_factory=list)
     inf: list[Piece] = field(default_factory=list)
     readable: bool = False
+    cut_off: bool = False  # reasoning never closed, or JSON never closed: no answer, whatever it quotes
+    undecided: bool = False  # it says it cannot tell, and names no label after saying so
 
 
 def _label_of(words: Sequence[str]) -> str | None:
@@ -195,6 +199,7 @@ def _readings(text: str) -> Piece:
         add(*(_GLOSS.sub("", p) for p in pieces))
     if len(parts := _COMMA.split(text)) > 1:  # "all of them are healthy, Visitors will be able to see them"
         add(*parts)
+    add(*_PARENTHESES.findall(text))  # a gloss first, the span after it: '"two children" (दो बच्चे)'
     return tuple(out)
 
 
@@ -281,6 +286,7 @@ def read_span_lists(reply: object) -> SpanReading:
     reading = read_reply("\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply)
     found = SpanReading()
     if reading.unfinished:
+        found.cut_off = True
         return found
     stated: dict[str, list[Piece]] = {}  # each list as its section last stated it
     labelled: dict[str, list[Piece]] = {NEW: [], INF: []}  # entries labelled one by one, outside their section
@@ -298,6 +304,7 @@ def read_span_lists(reply: object) -> SpanReading:
         elif pieces and label in (NEW, INF):
             labelled[label].append(pieces)
 
+    found.undecided = bool(reading.abstains) and not has_label(reading.text, reading.abstains[-1])
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
     for i, line in enumerate(lines):
         if _CONTINUATION.match(line.text):
@@ -309,10 +316,13 @@ def read_span_lists(reply: object) -> SpanReading:
             close()
             current, rest = head
             entries, saw_items = [], False
-            if current in (NEW, INF):
+            if current in (NEW, INF) and (rest or line.values or len(lines) > 1):  # "new" alone names no span
                 found.readable = True
                 for text in line.values or ([rest] if rest else []):
                     entries += _entries(text)
+                if not line.values and _EMPTY.match(_clean(rest)):  # "Inferable: none": stated, and empty
+                    close()
+                    current = None
             continue
         if line.kind == "field":  # structured output: a span key's value is a span, other keys are not
             key, _, value = line.text.partition(": ")
@@ -410,8 +420,12 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     if isinstance(text, str) and (finals := list(_FINAL.finditer(text))) and text[finals[-1].end() :].strip():
         text = text[finals[-1].end() :]  # a draft before the final answer is no answer
     reading = read_span_lists(text)
+    if reading.cut_off:
+        return [], [], False
     new, inf = resolve(reading.new, match), resolve(reading.inf, match)
     unmatched = [span for span in new + inf if not match(span)]
+    if not reading.readable and reading.undecided:  # '"X" might be new, or inferable; I can't tell': no answer
+        return [], [], False
     if quoted := read_quoted(text, match):
         covered = {i for span in new + inf for i in match(span)}
         if not reading.readable or unmatched or corrects(text) or _covers_more(quoted, covered, match):
