@@ -32,6 +32,7 @@ _OPEN = re.compile(rf"<(?:{'|'.join(_REASONING)})\s*>|^[ \t]*Thinking(?:\.\.\.|�
 _CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>|^[ \t]*(?:\.\.\.|…)?done thinking\.?[ \t]*$", re.I | re.M)
 # Unicode's sentence terminals, every script's ("." "?" "।" "۔" "።" "。" ...): the characters that can end a sentence
 TERMINALS = "".join(regex.findall(r"\p{Sentence_Terminal}", "".join(map(chr, range(0x20, 0x20000)))))
+OTHER_TERMINALS = TERMINALS.translate(dict.fromkeys(map(ord, ".!?")))  # "।", "۔", "。": a sentence's end anywhere
 _QUOTES = str.maketrans({**dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'), **dict.fromkeys("‘’‚‛`´", "'")})
 _INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\r": ""})
 _FIELD = "\ue200"  # opens a line of structured output (a JSON value, an XML-like tag)
@@ -163,7 +164,7 @@ def _parse(text: str) -> object:
         return None
 
 
-_JSON_START = re.compile(r'\s*[{\[]\s*["{\[]')
+_JSON_START = re.compile(r'\s*(?:\[\s*)*\{\s*"')  # an object: '{"', '[{"' (not '["no', read as the word)
 
 
 def _cut_off_json(text: str) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import deque
 from pathlib import Path
 
 from lm_eval_xling import choice_words
@@ -95,10 +96,11 @@ _CUT_OFF = re.compile(
 )
 # a structured verdict: "is correct: false", "correct: yes" (the shared reader writes JSON keys so)
 _BOOLEAN_FIELD = re.compile(
-    rf"(?im)^[ \t]*(?:is[ \t]+)?(?P<key>{_NEGATIVE}|{_POSITIVE})[ \t]*:[ \t]*(?P<value>true|false|yes|no)[ \t]*$"
+    rf"(?im)^[ \t]*(?:is[ \t]+)?(?P<key>{_NEGATIVE}|{_POSITIVE})[ \t]*:[ \t]*(?P<value>true|false|yes|no|1|0)[ \t]*$"
 )
 _GOLD_PHRASE = re.compile(rf"(?i)(?<![^\W\d_])(?:{every('answer')})$")  # a verdict phrase ending in "answer"
 _COPULA = re.compile(r"(?i)[ \t]*(?:[:=]|(?:is|was|est|était|es|era|ist|war|é|è|ni|to|это|—)(?![^\W\d_]))")
+_ASKED = re.compile(rf"(?i)(?P<q>{_NEGATIVE}|{_POSITIVE})\?[ \t\n]*(?P<a>yes|no)\b")  # "Is it correct? No."
 _POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[✓✔✅☑👍]|[✗✘❌×👎]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
@@ -142,8 +144,10 @@ _STATEMENT = re.compile(
     + "|"
     + _POSITIVE
     + r"))\b"
-    # a one-word label of any language and a colon before a verdict: "판정: 오답", "Urteil: falsch"
-    r"|^[ \t*#]*[^\W\d_][^\s\d:：*]{0,20}[ \t*]*[:：][ \t*]*(?P<y>" + _NEGATIVE + "|" + _POSITIVE + ")"
+    # a one-word label of any language and a colon before a verdict: "판정: 오답", "Urteil: falsch" (not "Contestant:
+    # True", what a true/false quiz's answer says)
+    r"|^[ \t*#]*(?!(?i:contestant|candidate|reference|gold|expected|question)\b)[^\W\d_][^\s\d:：*]{0,20}[ \t*]*"
+    r"[:：][ \t*]*(?P<y>" + _NEGATIVE + "|" + _POSITIVE + ")"
 )
 
 
@@ -169,14 +173,19 @@ def parse_binary(reply: object) -> float | None:
     """1 correct, 0 incorrect, None when the judge states no verdict (or refuses, or never closes its reasoning)."""
     if (text := _read(reply)) is None:
         return None
-    if (yes_no := _YES_NO.get(text.strip(" .!。！").casefold())) is not None:
-        return yes_no  # "Yes": the answer is correct
+    last_line = text.strip().rsplit("\n", 1)[-1]
+    if (yes_no := _YES_NO.get(last_line.strip(" .!。！").casefold())) is not None:
+        return yes_no  # "Yes" alone, or after an echo of the question: the answer is correct
     text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", text))
     if fields := list(_BOOLEAN_FIELD.finditer(text)):  # {"is_correct": false, "reason": "..."}
-        return float((fields[-1]["value"].lower() in ("true", "yes")) == (_polarity(fields[-1]["key"]) == 1.0))
+        return float((fields[-1]["value"].lower() in ("true", "yes", "1")) == (_polarity(fields[-1]["key"]) == 1.0))
     undecided = [m.end() for m in _UNDECIDED.finditer(text)] + [m.end() for m in re.finditer(every("doubt"), text)]
     undecided.sort()
     statements = [m for m in _STATEMENT.finditer(text) if not _names_gold(text, m)]
+    if (asked := deque(_ASKED.finditer(text), maxlen=1)) and (
+        not statements or asked[0].start() > statements[-1].start()
+    ):
+        return float((_YES_NO[asked[0]["a"].casefold()] == 1.0) == (_polarity(asked[0]["q"]) == 1.0))  # "correct? No."
     cleaned = _GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text))
     if statements:
         last = statements[-1]
@@ -266,7 +275,9 @@ _SCALE = re.compile(
     r"(?i)(?:(?:on\s+)?a\s+scale\s+(?:of|from)\s+|between\s+|from\s+)?(?<![\d.])[01]\s*(?:to|-|–|and)\s*(?:5|10)"
     r"(?!\.?\d)(?:\s*scale)?"
 )
-_RANGE = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*\d(?:\.\d)?(?![\d.])")
+_RANGE = re.compile(
+    r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to|\s+or\s+(?:a\s+)?)\s*\d(?:\.\d)?(?![\d.])"
+)  # "3-4", "a 2 or a 3"
 _SCORES = re.compile(
     rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|{_OUT_OF})\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5
     r"|\b(?:score|rating|rate|rated|grade|graded|judge?ment|verdict|give|gives|given|assign|assigned|award|awarded"
@@ -280,6 +291,7 @@ _SCORES = re.compile(
     r"(?:\n[ \t]*)?"
     r"(?<![\d.,])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.,]*\d)"
 )
+_SCALE_KEY = re.compile(r"(?i)[ \t*]*(?:max|min|total|scale|out)")
 _RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
 _COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|{_OUT_OF})[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
 _STARS = re.compile(r"[★☆]{5}")
@@ -301,12 +313,12 @@ _AS_SCORE = (
     # the reply before a dash or colon ("3 — The rationale ...")
     (
         re.compile(
-            r"(?m)^[ \t*#]*[^\W\d_][^\s\d:：*]{1,20}[ \t*]*[:：][ \t*]*"
+            r"(?m)^[ \t*#]*(?!(?i:max|min|total|scale|out))[^\W\d_][^\s\d:：*]{1,20}[ \t*]*[:：][ \t*]*"
             r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)))"
         ),
         "Score: ",
     ),
-    (re.compile(r"\A[ \t*]*(?=\d(?:\.5)?[ \t*]*(?:[-–—:][ \t]|[分点點][ \t]*[。.]|\n))"), "Score: "),
+    (re.compile(r"\A[ \t*]*(?=\d(?:\.5)?[ \t*]*(?:[-–—:][ \t]|[分点點][ \t]*[。.]|\.?[ \t]*\n))"), "Score: "),
 )
 
 
@@ -336,7 +348,8 @@ def parse_likert(reply: object) -> float | None:
     text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(text)))
     found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m) and not _denied(m)]
     found += [(m.start(), m) for m in _STARS.finditer(text)]
-    if last := _LAST_NUMBER.search(text):  # a revision after the stated score: "Score: 5 - no, too generous. 4."
+    last = _LAST_NUMBER.search(text)  # a revision after the stated score: "Score: 5 - no, too generous. 4."
+    if last and not _SCALE_KEY.match(text, text.rfind("\n", 0, last.start()) + 1):  # not "max_score: 5"
         found.append((last.start("n"), last))
     found.sort(key=lambda f: f[0])
     if found:

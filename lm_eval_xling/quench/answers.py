@@ -44,10 +44,21 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from lm_eval_xling.choice_words import every, pattern
-from lm_eval_xling.replies import EMOJI, TERMINALS, abstention_ends, read_reply
+from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, TAKEN_BACK, TERMINALS, abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
 _SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])(?:and|so)[ \t]+\**|^[ \t]*(?i:so|thus|hence|therefore),?[ \t]+\**"
+# a sentence's start, a connective or the format's own words before a label: ". So X is", "Answer: The entity X is"
+_SENTENCE_START = (
+    r"(?:(?<=[.!?][ \t])(?=(?i:so|thus|hence|therefore|then|the[ \t]+(?:entity|variable))\b)"
+    r"|(?<=:[ \t])|(?<=:\*\*[ \t]))[* \t]*"
+    r"(?i:(?:so|thus|hence|therefore|then),?[ \t]+|the[ \t]+(?:entity|answer|variable)[ \t]+)?\**"
+)  # a bare sentence start is not enough: "Y is the capital of France" describes Y
+# a field naming the variable and the next one its answer: "variable: X" then "entity: Infosys" (YAML, JSON)
+_PAIRED = re.compile(
+    r"(?im)^([ \t]*)(?:variable|var)[ \t]*:[ \t]*([^\W_]\w{0,20})[ \t]*\n[ \t]*(?:entity|answer|name|value)"
+    r"[ \t]*:[ \t]*"
+)
 _AFTER_ANSWER = r"(?i:\banswers?\b\**[ \t]*(?:is|are|:)(?!\w)[* \t:]*)"
 _ANSWER_FOR = r"(?i:\b(?:answer[ \t]+(?:for|to|of)[ \t]+(?:variable[ \t]+)?|variable[ \t]+))"  # "Answer for X:"
 _STRONG_SEP = r"(?:[ \t]*(?:[:=|]|->|→|=>|⇒|⟶)|[ \t]+[-–—](?=[ \t]))\**[ \t]*"
@@ -98,18 +109,17 @@ _ALTERNATIVES = re.compile(
     r"|likely)[ \t]).*[ \t]or[ \t]|\b(?:can(?:not|'t)[ \t]+decide|(?:not[ \t]+sure|unsure)(?![ \t,]*but\b))\b"
 )
 _STOP = re.compile(rf"[{re.escape(TERMINALS)}\n]")
-_OTHER_TERMINALS = TERMINALS.translate(dict.fromkeys(map(ord, ".!?")))  # "।", "۔", "。": always a sentence's end
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[a-z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z]|[^\x00-\u024f\s\W])"
-    rf"|[{re.escape(_OTHER_TERMINALS)}][ \t]*"
+    r"(?:(?<=[a-zß-ÿ]{2})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z(]|[^\x00-\u024f\s\W])"
+    rf"|[{re.escape(OTHER_TERMINALS)}][ \t]*"
 )
 # initials in a script without capitals: two or more short words, each with a full stop ("ए. पी. जे.", "ಕೆ. ವಿ.")
 _INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.[ \t]+){2,}")
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
-_SYMBOLS = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "Virat Kohli 🏏🔥"
+_SYMBOLS = re.compile(rf"^[ \t]*[{EMOJI}\u200d]+[ \t]*|[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "🏏 Virat Kohli 🏏🔥"
 _TWO_NAMES = re.compile(
     r"^(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)"
     r"(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}$"
@@ -122,7 +132,7 @@ _GLOSS = re.compile(r"[ \t]+(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;]|$)")
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
-_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}→⇒—–!?" + _OTHER_TERMINALS
+_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}→⇒—–!?" + OTHER_TERMINALS
 
 
 @lru_cache(maxsize=64)
@@ -131,14 +141,20 @@ def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], .
     names = "|".join(re.escape(v) for v in sorted(variables, key=len, reverse=True))
     var = rf"(?<!\w)(?P<v>{names})(?!\w)\**"
     return (
-        (0, re.compile(rf"(?:{_LINE_START}|{_SEPARATED}){var}[ \t]+is(?!\w)[ \t:]*")),
+        (
+            0,
+            re.compile(
+                rf"(?:{_LINE_START}|{_SEPARATED}|{_SENTENCE_START}){var}"
+                r"[ \t]+is(?:[ \t]+none[ \t]+other[ \t]+than)?(?!\w)[ \t:]*"
+            ),
+        ),
         (
             1,
             re.compile(
                 rf"(?:{_LINE_START}|{_SEPARATED}|(?<=\.)[ \t]+\**|{_AFTER_ANSWER}|{_ANSWER_FOR}){var}{_STRONG_SEP}"
             ),
         ),
-        (1, re.compile(rf"(?<=[ \t(]){var}[ \t]*=(?!=)[ \t]*")),  # "=" wherever it stands: "so Y = Kurukshetra"
+        (1, re.compile(rf"(?<=[ \t($]){var}[ \t]*=(?!=)[ \t]*")),  # "=" wherever it stands: "so Y = Kurukshetra"
         (1, re.compile(rf"{var}[ \t]+(?:refers[ \t]+to|is[ \t]+none[ \t]+other[ \t]+than|stands[ \t]+for)[ \t]+")),
         (1, re.compile(rf"(?<![\w\"'])[\"'](?P<v>{names})[\"'][ \t]*:[ \t]*")),
         (
@@ -207,6 +223,8 @@ def _clean(segment: str) -> str | None:
     if quoted := _QUOTED_TITLE.match(segment.strip()):
         segment = quoted[1]
     segment = _HEDGE.sub("", _CELL_END.split(segment, 1)[0].strip(_STRIP), count=1).strip(_STRIP)
+    if _ALTERNATIVES.match(segment):  # "It's either Coca-Cola or Pepsi"
+        return None
     segment = _SYMBOLS.sub("", _bare(segment)).strip(_STRIP)
     if _TWO_NAMES.match(segment):
         return None
@@ -219,6 +237,12 @@ def _clean(segment: str) -> str | None:
     if not _ALNUM.search(segment) or _PLACEHOLDER.fullmatch(segment) or _no_answer().fullmatch(segment):
         return None
     return segment
+
+
+@cache
+def _hedge_lead() -> re.Pattern[str]:
+    """A stated best guess as a line's lead, in any language: "Most likely: TCS", "Je pense : ..."."""
+    return re.compile(rf"(?im)^[ \t]*(?:{every('hedge')})[ \t]*[:：]")
 
 
 @cache
@@ -273,6 +297,8 @@ def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:
         and not _ANSWER_IS.search(reply)  # the format stated, with nothing readable as its answer
         and not re.search(every("answer"), reply)  # talk about the answer ("I don't know the answer to this")
     ):
+        if turn := TAKEN_BACK.search(reply):  # "Chandrayaan-1... wait, no, that went to the Moon. Mangalyaan."
+            reply = _SENTENCE_END.split(reply[turn.end() :])[-1]
         return _clean(reply)
     return None
 
@@ -304,6 +330,7 @@ def _read(text: str) -> tuple[str, list[str]] | None:
         return None
     text = _LATEX_TEXT.sub(r"\1", reading.text) if "\\" in reading.text else reading.text
     text = _BOXED.sub(r"\nFinal answer: \1\n", text) if "boxed" in text else text
+    text = _hedge_lead().sub("Answer: ", _PAIRED.sub(r"\1\2: ", text))  # "Most likely: TCS", "variable: X / entity:"
     text = _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", _ANSWER_AFTER.sub(r"The answer is \1", text)))
     return text, [run for line in reading.lines for mark, run in line.emphasis if mark == "bold"]
 

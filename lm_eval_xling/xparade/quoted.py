@@ -68,18 +68,23 @@ _ASIDE = re.compile(
     r"(?i)^\W*(?:explanations?|notes?|reasoning|rationale|analysis|justification|comments?|summary|explicación"
     r"|explicaciones|notas?|análisis|व्याख्या|टिप्पणी|विश्लेषण|解释|说明|分析|备注|理由|总结)\b[^\n]{0,40}$"
 )  # a heading of what is no list
+_STATED_EMPTY = re.compile(
+    rf"(?i)^\W*(?:[^\W\d_]+\s+){{0,3}}?(?:{_ANY_LABEL})[^:：\n]{{0,40}}[:：]\W*"
+    r"(?:none|nothing|n/?a|ninguna|ninguno|nada|无|没有|कोई नहीं)(?!\w)"
+)  # "Información inferible: ninguna. El resto ...": the list stated empty, then talk about the rest
 _CONTINUATION = re.compile(r"(?i)^\W*(?:source|target) paragraph\b")  # the prompt's next example: reading ends
 # pieces a reply sets apart: quotes of every script, brackets, tags, highlights, bold
 _ENCLOSED = re.compile(
     r"[\[【](?P<code>[^\W\d_][\w-]{0,30})[\]】](?P<o>[^\[\]【】\n]{1,1000})[\[【]/(?P=code)[\]】]"  # "[NEW]...[/NEW]"
     r'|"(?P<a>[^"\n]{1,1000})"|«(?P<b>[^»\n]{1,1000})»|“(?P<c>[^”\n]{1,1000})”|„(?P<d>[^“”\n]{1,1000})[“”]'
-    r"|「(?P<e>[^」\n]{1,1000})」|『(?P<f>[^』\n]{1,1000})』|【(?P<g>[^】\n]{1,1000})】"
+    r"|「(?P<e>[^」\n]{1,1000})」|『(?P<f>[^』\n]{1,1000})』|[【⟪⟦](?P<g>[^】⟫⟧\n]{1,1000})[】⟫⟧]"
     r"|\[\[(?P<h>[^\]\n]{1,1000})\]\]|\[(?P<i>[^\[\]\n]{1,1000})\]|\{\{(?P<j>[^{}\n]{1,1000})\}\}"
     r"|\{(?P<k>[^{}\n]{1,1000})\}|==(?P<l>[^=\n]{1,1000})==|\*\*(?P<m>[^*\n]{1,1000})\*\*"
     r"|<(?P<tag>[A-Za-z][\w-]{0,30})(?P<attrs>[^<>\n]{0,300})>(?P<n>[^<>\n]{1,1000})</(?P=tag)\s*>"
 )
 _IN_QUOTES = re.compile(r'"([^"\n]+)"')
-_MARKED = re.compile(r"\[[^\]\n]*\]|\{[^}\n]*\}|<\w[^>\n]*>|==|【|\*\*")
+_EITHER = re.compile(r"(?i)[ \t]*(?:or|and/or|/)[ \t]+(?:as[ \t]+)?(?:an?[ \t]+)?|[ \t]*/[ \t]*")
+_MARKED = re.compile(r"\[[^\]\n]*\]|\{[^}\n]*\}|<\w[^>\n]*>|==|[【⟪⟦]|\*\*")
 _ROW_BREAK = re.compile(r"(?i)</?(?:tr|table|thead|tbody|br|p|div|li|ul|ol)\b[^>\n]{0,100}>")
 _CELL = re.compile(r"(?i)</?t[dh]\b[^>\n]{0,100}>")
 _SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|▸|\t|;;|\s\|\s|\||;|,|:|：|=|\s[-–—]\s)\s*")
@@ -240,6 +245,16 @@ def has_label(text: str, start: int) -> bool:
     return any(m.lastgroup in (NEW, INF) for m in _LABEL.finditer(text, start))
 
 
+def ends_between_labels(text: str) -> bool:
+    """Whether the last label `text` names is one of two offered ("it might count as new or as inferable")."""
+    last = deque((m for m in _LABEL.finditer(text) if m.lastgroup in (NEW, INF)), maxlen=2)
+    return (
+        len(last) == 2
+        and last[0].lastgroup != last[1].lastgroup
+        and bool(_EITHER.fullmatch(text, last[0].end(), last[1].start()))
+    )
+
+
 def _turned(line: str, pieces: list[tuple[list[str], str | None]]) -> list[tuple[list[str], str | None]]:
     """The pieces of a line that takes back what it said and names a label with no span between ("... is new. On
     second thought, it is common knowledge, so I'll label it inferable instead."): the last span before the turn
@@ -287,8 +302,8 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
             break
         if not line.strip():
             continue
-        if _ASIDE.match(line):
-            heading = None  # "Explanation:": what follows needs labels of its own
+        if _ASIDE.match(line) or _STATED_EMPTY.match(line):
+            heading = None  # "Explanation:", "Inferable: none. The rest ...": what follows needs labels of its own
             continue
         bare = _TAGGED.sub(_tag_label, line) if len(line) < 80 else ""
         if bare and (_HEADING.match(line) or _LABEL_ONLY.match(bare)):

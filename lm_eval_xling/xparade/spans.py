@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lm_eval_xling.replies import Line, read_reply
-from lm_eval_xling.xparade.quoted import corrects, each_label, has_label, read_quoted
+from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
@@ -100,6 +100,8 @@ _TAIL = 40  # characters of a line searched for a trailing label (keeps the sear
 _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... which is why I call it: new")
 # a gloss or comment after a span: "(all appointed)", " — not in the source", ": the source says once"
 _GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*|\s#\s.*)$")
+_CUT_IN_QUOTE = re.compile(r'\n[^\n"]*"[^"\n]*\Z')  # a last line that opens a quote and ends in it
+_FIRST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
 _PARENTHESES = re.compile(r"[(（]([^()（）\n]+)[)）]")
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
@@ -128,7 +130,7 @@ class SpanReading:
     inf: list[Piece] = field(default_factory=list)
     readable: bool = False
     cut_off: bool = False  # reasoning never closed, or JSON never closed: no answer, whatever it quotes
-    undecided: bool = False  # it says it cannot tell, and names no label after saying so
+    undecided: bool = False  # it says it cannot tell and names no label after, or ends between two labels
 
 
 def _label_of(words: Sequence[str]) -> str | None:
@@ -304,7 +306,11 @@ def read_span_lists(reply: object) -> SpanReading:
         elif pieces and label in (NEW, INF):
             labelled[label].append(pieces)
 
-    found.undecided = bool(reading.abstains) and not has_label(reading.text, reading.abstains[-1])
+    found.undecided = (
+        bool(reading.abstains)
+        and not has_label(reading.text, reading.abstains[-1])
+        or (ends_between_labels(reading.text))
+    )
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
     for i, line in enumerate(lines):
         if _CONTINUATION.match(line.text):
@@ -318,11 +324,12 @@ def read_span_lists(reply: object) -> SpanReading:
             entries, saw_items = [], False
             if current in (NEW, INF) and (rest or line.values or len(lines) > 1):  # "new" alone names no span
                 found.readable = True
+                if not line.values and _EMPTY.match(_clean(_FIRST_SENTENCE.split(rest, 1)[0])):
+                    close()  # "Inferable: none. The rest ... («a», «b») is in the source": stated, and empty
+                    current = None
+                    continue
                 for text in line.values or ([rest] if rest else []):
                     entries += _entries(text)
-                if not line.values and _EMPTY.match(_clean(rest)):  # "Inferable: none": stated, and empty
-                    close()
-                    current = None
             continue
         if line.kind == "field":  # structured output: a span key's value is a span, other keys are not
             key, _, value = line.text.partition(": ")
@@ -419,6 +426,8 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply
     if isinstance(text, str) and (finals := list(_FINAL.finditer(text))) and text[finals[-1].end() :].strip():
         text = text[finals[-1].end() :]  # a draft before the final answer is no answer
+    if isinstance(text, str) and (cut := _CUT_IN_QUOTE.search(text)):  # cut off inside its last span: not a span
+        text = text[: cut.start()]
     reading = read_span_lists(text)
     if reading.cut_off:
         return [], [], False

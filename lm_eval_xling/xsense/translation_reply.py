@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from lm_eval_xling.replies import EMOJI, Line, after_reasoning, read_reply
+from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, Line, after_reasoning, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
 _LABEL_WORDS = re.compile(
@@ -98,16 +98,16 @@ _COLON = re.compile(r"[:：]")
 _LABEL_MAX = 40  # characters before a colon that can still be a label
 # a line that only announces what follows: "Sure, here it is —", "Of course.", "好的。", "Here is the translation"
 _COURTESY = re.compile(
-    r"(?i)^(?:sure|of course|certainly|absolutely|okay|ok|yes|hi|hello|hey|hallo|你好|claro|natürlich|gerne|klar|好的|"
-    r"当然|没问题|以下|这是|"
-    r"here(?:'s| is| are)|below is)\b[^\n]{0,70}$"
+    r"(?i)^(?:(?:sure|of course|certainly|absolutely|okay|ok|yes|hi|hello|hey|hallo|claro|natürlich|gerne|klar"
+    r"|here(?:'s| is| are)|below is)\b|你好|好的|当然|没问题|以下|这是)[^\n]{0,70}$"  # (CJK: no word boundary after)
 )
 _NOTE = re.compile(
     r"(?i)\s*(?:\((?:lit(?:erally|\.)?|note|i\.e\.|or|also|formal|informal|in english|translation)\b[^)]*\)"
     r"|(?<=[.!?。！？\"”»」])\s*(?:note|n\.b\.|literally|i used|i translated|i chose|i kept|this translation|"
     r"the word|alternatively|注|注意|说明|nota|hinweis|anmerkung)\b.*)\s*$"
 )
-_SENTENCE_END = re.compile(r"[.!?。！？]+[\"'”’»」』)]*(?=\s|$)")
+# a sentence's end: ".", "!", "?" before a space; every other script's terminal anywhere ("。", "！", "।", "።")
+_SENTENCE_END = re.compile(rf"(?:[.!?]+[\"'”’»」』)]*(?=\s|$)|[{re.escape(OTHER_TERMINALS)}]+[\"'”’»」』)]*)")
 _QUOTES = {'"': '"', "'": "'", "“": "”", "„": "“", "‘": "’", "«": "»", "「": "」", "『": "』", "»": "«", "‚": "‘"}
 _TRANSLATOR_REFUSAL = re.compile(r"(?i)\b(?:translat\w*|help|assist|request|confident)\b|not (?:confident|sure) enough")
 
@@ -349,9 +349,10 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     candidates = _candidates(reading.lines, source)
     if not candidates:
         return ""
-    at = _chosen(candidates, reading.lines, _sentences(source) if source else 1)
+    boxed = [i for i, (_, text) in enumerate(candidates) if "boxed" in text and _BOXED.search(text)]
+    at = boxed[-1] if boxed else _chosen(candidates, reading.lines, _sentences(source) if source else 1)
     if at < 0:
-        return ""
+        return ""  # (a boxed line is the final answer by the math convention, whatever the steps before it offered)
     if at == 0 and (revisions := [line.text for line in reading.lines if _revises(line.text)]):
         at = _after(candidates, reading.text, reading.text.rfind(revisions[-1]) + len(revisions[-1]))
     retracted = [line.text[lead.end() :] for line in reading.lines if (lead := _RETRACTED.search(line.text))]
