@@ -27,7 +27,7 @@ def test_embedded_model_run_and_score_agree(tmp_path, embedded_model, local_data
     out = tmp_path / "out"
     run_cli(
         "lm_eval", "--model", "hf", "--model_args", f"pretrained={embedded_model}",
-        "--tasks", "nsp_hausa,nsp_english_ll", "--limit", "20", "--batch_size", "8",
+        "--tasks", "nsp_hausa,nsp_english_ll", "--limit", "10", "--batch_size", "8",
         "--apply_chat_template", "--log_samples", "--output_path", str(out),
     )  # fmt: skip
     live = _results(out)

@@ -16,8 +16,8 @@ from lm_eval_xling.errors import UserError
 # The demo (`run` without --tasks): one task per family, a few documents, short generations.
 DEMO_TASKS = ("nsp", "nsp_ll", "nsp_global_sw", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq")
 DEMO_LIMIT = 3
-DEMO_GEN_KWARGS = "max_gen_toks=48"
-DEMO_MAX_LENGTH = 2048  # the embedded model's context in the demo: Y-NQ's documents cut to fit, prefill cheap on CPU
+DEMO_GEN_KWARGS = "max_gen_toks=32"
+DEMO_MAX_LENGTH = 1024  # the embedded model's context in the demo: Y-NQ's documents cut to fit, prefill cheap on CPU
 SCALE_UP = """\
 Full runs: name the tasks, drop --limit (CoT and QUENCH then generate their full budgets), e.g.
   lm-eval-xling run --tasks nsp,nsp_cot,nsp_ll --model_args pretrained=MODEL --apply_chat_template \\
