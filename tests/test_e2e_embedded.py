@@ -49,14 +49,15 @@ def test_main_job_demo_runs_every_family(tmp_path, synthetic_raw):
     cache = tmp_path / "cache"
     write_ynq_csv(cache / "data" / "facebook" / "Y-NQ" / "Yoruba_NQ.csv", ynq_rows())
     out = tmp_path / "out"
+    # one document a task: the demo's default of 3 is checked on lm-eval's dummy model below
     done = run_cli(
-        "lm-eval-xling", "run", "--raw", str(synthetic_raw), "--output_path", str(out),
+        "lm-eval-xling", "run", "--raw", str(synthetic_raw), "--output_path", str(out), "--limit", "1",
         env={"LM_EVAL_XLING_CACHE": str(cache), "LM_EVAL_XLING_DATA": ""},
     )  # fmt: skip
     results = _results(out)
     assert set(results) >= DEMO_FAMILIES
     assert (cache / "data" / "lm-eval-xling" / "nsp" / "README.md").is_file()
-    assert json.loads(next(out.rglob("results_*.json")).read_text())["config"]["limit"] == 3
+    assert json.loads(next(out.rglob("results_*.json")).read_text())["config"]["limit"] == 1
     assert "lm-eval-xling consistency run" in done.stdout  # how to scale up
 
 
@@ -71,6 +72,7 @@ def test_demo_without_ynq_data_runs_the_other_families(tmp_path, data_root):
     )  # fmt: skip
     assert "demo: skipped ynq: its dataset is not in LM_EVAL_XLING_DATA" in done.stderr
     assert set(_results(out)) >= DEMO_FAMILIES - {"ynq"}
+    assert json.loads(next(out.rglob("results_*.json")).read_text())["config"]["limit"] == 3  # the demo's default
     assert "ynq" not in _results(out)
 
 

@@ -105,7 +105,7 @@ _POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[✓✔✅☑👍]|[✗✘❌×�
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
     r"(?i)\b(?:can(?:no|')t|unable\s+to|not\s+(?:able|possible)\s+to|impossible\s+to)\s+(?:\w+\s+)?"
-    r"(?:determine|judge|tell|verify|assess|evaluate|decide|say)\b"
+    r"(?:determine|judge|tell|verify|assess|evaluate|decide|say|grade|mark|score|rate)\b"
 )
 # what marks a later verdict as a revision of an earlier one, not a contradiction ("Correct... wait ... So, incorrect.")
 _REVISION = re.compile(
@@ -121,6 +121,7 @@ _ATTRIBUTE = re.compile(
     r"|fact|date|place|country|rationale|reasoning|information|claim|part|term|spelling|word|clue|step|idea|choice"
     r"|option|interpretation|identification|connection|link|track|guess)s?\b"
 )
+_SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
 _GOLD_NAMING = re.compile(
     r"(?i)\b(?:correct|right|true|actual|accurate)\s+(?:answer|response|name|one|entity|rationale)s?\b"
     r"(?=(?:\s+\w+){0,5}?\s*(?:is|was|are|were|would|should|:|=)(?!\w))"
@@ -146,8 +147,9 @@ _STATEMENT = re.compile(
     + r"))\b"
     # a one-word label of any language and a colon before a verdict: "판정: 오답", "Urteil: falsch" (not "Contestant:
     # True", what a true/false quiz's answer says)
-    r"|^[ \t*#]*(?!(?i:contestant|candidate|reference|gold|expected|question)\b)[^\W\d_][^\s\d:：*]{0,20}[ \t*]*"
-    r"[:：][ \t*]*(?P<y>" + _NEGATIVE + "|" + _POSITIVE + ")"
+    r"|^[ \t*#]*(?!(?i:contestant|candidate|reference|gold|expected|question|true|correct|right)\b[^\n:：]*[:：][ \t*]*"
+    r"(?i:true|false)\b)"
+    r"[^\W\d_][^\s\d:：*]{0,20}(?:[ \t][^\s\d:：*]{1,12})?[ \t*]*[:：][ \t*]*(?P<y>" + _NEGATIVE + "|" + _POSITIVE + ")"
 )
 
 
@@ -186,7 +188,7 @@ def parse_binary(reply: object) -> float | None:
         not statements or asked[0].start() > statements[-1].start()
     ):
         return float((_YES_NO[asked[0]["a"].casefold()] == 1.0) == (_polarity(asked[0]["q"]) == 1.0))  # "correct? No."
-    cleaned = _GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text))
+    cleaned = _without_gold(text)
     if statements:
         last = statements[-1]
         if undecided and undecided[-1] > last.start():
@@ -199,15 +201,15 @@ def parse_binary(reply: object) -> float | None:
                 return None
         later = text[last.end() :]  # prose that takes the statement back: "Correct. Actually, wait ... incorrect."
         if (revision := TAKEN_BACK.search(later)) and not _unfinished(text):
-            prose = _last_verdict(_GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", later[revision.end() :])))
+            prose = _last_verdict(_without_gold(later[revision.end() :]))
             if prose is not False:
                 return prose
         return verdict
     if _unfinished(text):
         return None
     if undecided:  # "I can't say it is incorrect: ... So yes, it's correct." reads the sentences after the doubt
-        end = re.compile(r"[.!?。！？\n]").search(text, undecided[-1])
-        later = _last_verdict(_GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text[end.end() :]))) if end else False
+        end = _SENTENCE_BREAK.search(text, undecided[-1])
+        later = _last_verdict(_without_gold(text[end.end() :])) if end else False
         return later if later is not False else None
     # the last verdict word that is no attribute of the answer it names; where naming is all the judge says
     # ("Réponse juste : ...", "matches the true answer") and it states no doubt, that naming is its verdict
@@ -217,6 +219,11 @@ def parse_binary(reply: object) -> float | None:
     if found is False:  # "No. The true answer is 1945": the opening word answers the question asked
         found = _YES_NO.get(opening[1].casefold()) if (opening := _OPENING.match(text)) else None
     return found if found is not False else None
+
+
+def _without_gold(text: str) -> str:
+    """`text` without the gold answer it names ("the correct answer is Karachi", "Jibu sahihi ni Nairobi")."""
+    return _GOLD_NAMED.sub(" ", _GOLD_NAMING.sub(" ", text))
 
 
 def _word(statement: re.Match[str]) -> str:
@@ -241,7 +248,7 @@ def _unfinished(text: str) -> bool:
     last = stripped[-1:]
     if not last or not (unicodedata.category(last)[0] in "LM" or last in ",、，") or "\u0e00" <= last <= "\u17ff":
         return False
-    tail = re.split(r"[.!?。！？\n]", stripped)[-1]
+    tail = _SENTENCE_BREAK.split(stripped)[-1]
     return tail != stripped and _POLAR.search(tail) is None
 
 
@@ -269,7 +276,10 @@ _NOT_NOUNS = (
     r"|the|from|me|i|fits|seems|works|would|punkt\w*|puntos?|pontos?|punti|balls?|балл\w*|puan|poin|alama|分)\b"
 )
 # "out of" in the judges' languages: "4 von 5", "4 sur 5", "4 kati ya 5", "٤ من ٥", "4 dari 5"
-_OUT_OF = r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van(?:\s+de)?|av|na|z|ze|από|מתוך|trên|จาก|از|sa)"
+_OUT_OF = (
+    r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van(?:\s+de)?|av|na|z|ze|από|מתוך|trên|จาก|از|sa"
+    r"|nínú|cikin)"
+)
 _NOUN_NEXT = rf"[ \t]+(?!{_NOT_NOUNS})[^\W\d_]"
 _SCALE = re.compile(
     r"(?i)(?:(?:on\s+)?a\s+scale\s+(?:of|from)\s+|between\s+|from\s+)?(?<![\d.])[01]\s*(?:to|-|–|and)\s*(?:5|10)"
@@ -291,7 +301,9 @@ _SCORES = re.compile(
     r"(?:\n[ \t]*)?"
     r"(?<![\d.,])(?P<m>\d+(?:\.\d+)?)(?!\s*(?:/|out\s+of|of)\s*\d)(?![\d.,]*\d)"
 )
-_SCALE_KEY = re.compile(r"(?i)[ \t*]*(?:max|min|total|scale|out)")
+_NOT_SCORE_KEY = r"(?:max|min|total|scale|out|confidence|certainty|probability|version|id\b|index|count)"
+_SCALE_KEY = re.compile(rf"(?i)[ \t*]*{_NOT_SCORE_KEY}")  # "max_score: 5", "confidence: 4": no score
+_RUBRIC_LINE = re.compile(r"(?im)^[ \t*>-]*(?:score|rating|grade|points?)?[ \t]*([1-5])[ \t]*[:=)\-–—][ \t]*[^\d\s].*$")
 _RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
 _COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|{_OUT_OF})[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
 _STARS = re.compile(r"[★☆]{5}")
@@ -313,7 +325,7 @@ _AS_SCORE = (
     # the reply before a dash or colon ("3 — The rationale ...")
     (
         re.compile(
-            r"(?m)^[ \t*#]*(?!(?i:max|min|total|scale|out))[^\W\d_][^\s\d:：*]{1,20}[ \t*]*[:：][ \t*]*"
+            rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))[^\W\d_][^\s\d:：*]{{1,20}}[ \t*]*[:：][ \t*]*"
             r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)))"
         ),
         "Score: ",
@@ -345,7 +357,7 @@ def parse_likert(reply: object) -> float | None:
     """A 1-5 score (halves allowed), or None when the judge states none or one off the scale."""
     if (text := _read(reply)) is None:
         return None
-    text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(text)))
+    text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(_without_rubric(text))))
     found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m) and not _denied(m)]
     found += [(m.start(), m) for m in _STARS.finditer(text)]
     last = _LAST_NUMBER.search(text)  # a revision after the stated score: "Score: 5 - no, too generous. 4."
@@ -363,6 +375,14 @@ def parse_likert(reply: object) -> float | None:
             return None
         return _on_scale(float(match[number]))
     return None
+
+
+def _without_rubric(text: str) -> str:
+    """The text without the scale it quotes: three or more lines describing scores ("Score 1: completely wrong")."""
+    described = list(_RUBRIC_LINE.finditer(text))
+    if len({m[1] for m in described}) < 3:
+        return text
+    return _RUBRIC_LINE.sub("", text)
 
 
 def _denied(score: re.Match[str]) -> bool:

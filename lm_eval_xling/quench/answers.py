@@ -120,13 +120,17 @@ _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
 _SYMBOLS = re.compile(rf"^[ \t]*[{EMOJI}\u200d]+[ \t]*|[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "🏏 Virat Kohli 🏏🔥"
+_OR = re.compile(r"[ \t>]or[ \t<]")
 _TWO_NAMES = re.compile(
     r"^(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)"
     r"(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}$"
 )  # "Kochi or Kozhikode", "Mir Sayyid Ali or Abd al-Samad", "Ibn Battuta or al-Biruni"
 _JAPANESE_COPULA = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])(?:です|でした|だ|である)$")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
-_UNKNOWN = r"unknown|unclear|uncertain|not known|not sure|none|n/?a|no idea|undetermined|indeterminate|no one|nobody"
+_UNKNOWN = (
+    r"unknown|unclear|uncertain|not known|not sure|none|n/?a|no idea|undetermined|indeterminate|no one|nobody"
+    r"|one of\b.*"  # "one of the two brothers": no name
+)
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
 _GLOSS = re.compile(r"[ \t]+(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;]|$)")
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
@@ -154,7 +158,7 @@ def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], .
                 rf"(?:{_LINE_START}|{_SEPARATED}|(?<=\.)[ \t]+\**|{_AFTER_ANSWER}|{_ANSWER_FOR}){var}{_STRONG_SEP}"
             ),
         ),
-        (1, re.compile(rf"(?<=[ \t($]){var}[ \t]*=(?!=)[ \t]*")),  # "=" wherever it stands: "so Y = Kurukshetra"
+        (1, re.compile(rf"(?<=[ \t($])(?<!\w)(?P<v>(?i:{names}))(?!\w)\**[ \t]*=(?!=)[ \t]*")),  # "so y = Kurukshetra"
         (1, re.compile(rf"{var}[ \t]+(?:refers[ \t]+to|is[ \t]+none[ \t]+other[ \t]+than|stands[ \t]+for)[ \t]+")),
         (1, re.compile(rf"(?<![\w\"'])[\"'](?P<v>{names})[\"'][ \t]*:[ \t]*")),
         (
@@ -165,6 +169,7 @@ def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], .
             ),
         ),
         (1, re.compile(rf"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?P<v>(?i:{names}))(?!\w)[ \t]*[:=][ \t]*")),
+        (1, re.compile(rf"(?<=[;,|])[ \t]*(?P<v>(?i:{names}))(?!\w)[ \t]*:[ \t]*")),  # "<<<x: A; y: B>>>"
     )
 
 
@@ -322,6 +327,15 @@ def _suffixed(line: str, variables: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
+def _offered(line: str, labels: list[tuple[int, re.Match[str]]]) -> set[str]:
+    """The variables a line labels twice with "or" between: alternatives offered, no answer chosen."""
+    return {
+        b["v"].lower()
+        for (_, a), (_, b) in zip(labels, labels[1:], strict=False)
+        if a["v"].lower() == b["v"].lower() and _OR.search(line, a.end(), b.start())
+    }
+
+
 def _read(text: str) -> tuple[str, list[str]] | None:
     """The reply as the shared reader reads it, with placeholders and line-ending leads mended, and its bold runs;
     None when an unclosed reasoning block gave no answer."""
@@ -360,12 +374,17 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
             if not labels or start >= labels[-1][1].end():  # a lead ("answer is") may cover a later label
                 labels.append((strength, match))
         final_at, stated_at = _first(_FINAL, line), _first(_ANSWER_IS, line)
+        offered = _offered(line, labels)  # "<<<X: A>>> or <<<X: B>>>": no answer for X on this line
+        for variable in offered:
+            best.pop(canonical[variable], None)
         for i, (strength, match) in enumerate(labels):
+            if match["v"].lower() in offered:
+                continue
             stop = labels[i + 1][1].start() if i + 1 < len(labels) else len(line)
             answer = _clean(line[match.end() : stop])
             final = final or final_at < match.end()
             bracketed = strength == 2
-            strength += _FINAL_BONUS if final else _FORMAT if stated_at < match.end() else 0
+            strength += _FINAL_BONUS if final else _FORMAT if stated_at < match.end() or bracketed else 0
             variable = canonical[match["v"]] if match["v"] in canonical else canonical[match["v"].lower()]
             if answer and strength >= best.get(variable, (-1, ""))[0]:
                 best[variable] = (strength, answer)

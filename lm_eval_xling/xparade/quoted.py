@@ -30,7 +30,7 @@ _LABELS = (
         r"new|novel|nuevo|nueva|nuevos|nuevas|uninferable|non-inferable|not inferable|additional|नई|नया|नए|नवीन"
         r"|not (?:found |stated |mentioned |given )?in the source|absent from the source"
         r"|nothing about this in the source|not in (?:the )?(?:\w+ )?(?:source|text)|no está en el original",
-        r"新信息|新增|新|源段落没有提及|未提及",
+        r"新信息|新增|新的|新(?![\u4e00-\u9fff])|源段落没有提及|未提及",  # (not the 新 of 新高, "new high")
     ),
     (
         INF,
@@ -73,6 +73,7 @@ _STATED_EMPTY = re.compile(
     r"(?:none|nothing|n/?a|ninguna|ninguno|nada|无|没有|कोई नहीं)(?!\w)"
 )  # "Información inferible: ninguna. El resto ...": the list stated empty, then talk about the rest
 _CONTINUATION = re.compile(r"(?i)^\W*(?:source|target) paragraph\b")  # the prompt's next example: reading ends
+_NEXT_EXAMPLE = re.compile(r"(?i)^\W*(?:source|target)[ \t]*:")  # an example invented after the answer
 # pieces a reply sets apart: quotes of every script, brackets, tags, highlights, bold
 _ENCLOSED = re.compile(
     r"[\[【](?P<code>[^\W\d_][\w-]{0,30})[\]】](?P<o>[^\[\]【】\n]{1,1000})[\[【]/(?P=code)[\]】]"  # "[NEW]...[/NEW]"
@@ -87,7 +88,7 @@ _EITHER = re.compile(r"(?i)[ \t]*(?:or|and/or|/)[ \t]+(?:as[ \t]+)?(?:an?[ \t]+)
 _MARKED = re.compile(r"\[[^\]\n]*\]|\{[^}\n]*\}|<\w[^>\n]*>|==|[【⟪⟦]|\*\*")
 _ROW_BREAK = re.compile(r"(?i)</?(?:tr|table|thead|tbody|br|p|div|li|ul|ol)\b[^>\n]{0,100}>")
 _CELL = re.compile(r"(?i)</?t[dh]\b[^>\n]{0,100}>")
-_SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|▸|\t|;;|\s\|\s|\||;|,|:|：|=|\s[-–—]\s)\s*")
+_SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|▸|\t|;;|\s\|\s|\||;|,|:|：|=|\s[-–—/]\s)\s*")
 _SPLIT = re.compile(r"(?<!\s)\s*(?:;;?|；)\s*")  # between spans on one line
 _FRAME = re.compile(r"^[\s\-*•·>#☑☐]*(?:(?:\d{1,3}|[a-z])[.)]\s+|[（(]\d{1,2}[)）]\s*)?")  # list marks, numbering
 _OFFSETS = re.compile(r"(?i)[\[(]\s*(?:chars?\s*)?\d+\s*[-–:]\s*\d+\s*[\])]:?|\bchars?\s+\d+\s*[-–]\s*\d+\s*:?")
@@ -226,7 +227,8 @@ def _clean(text: str) -> str:
 
 
 def _matched(readings: list[tuple[str, ...]], matcher: SpanMatcher, apart: bool) -> list[str]:
-    """The spans of the first reading whose spans all are text of the target, else the matching spans of the last;
+    """The spans of the first reading whose spans all are the target's text as written, else of the first whose
+    spans all match it once normalised, else the matching spans of the last;
     a piece set apart by nothing but its line needs `_MIN_CHARS`, and none may be the whole target re-printed."""
     size = len(matcher.tokens)
 
@@ -236,7 +238,10 @@ def _matched(readings: list[tuple[str, ...]], matcher: SpanMatcher, apart: bool)
         return bool(covered) and not (size > 3 and len(covered) > 0.9 * size)
 
     cleaned = [tuple(_clean(s) for s in spans) for spans in readings]
-    full = next((spans for spans in cleaned if spans and all(map(ok, spans))), None)
+    full = next(
+        (spans for spans in cleaned if spans and all(map(ok, spans)) and all(map(matcher.as_written, spans))), None
+    )
+    full = full or next((spans for spans in cleaned if spans and all(map(ok, spans))), None)
     return list(full) if full else [s for s in cleaned[-1] if ok(s)]
 
 
@@ -298,7 +303,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
     heading: str | None = None
     under: dict[str, list[str]] = {}  # the spans listed under each label's heading
     for line in (part for whole in text.splitlines() for part in each_label(whole)):
-        if _CONTINUATION.match(line):
+        if _CONTINUATION.match(line) or _NEXT_EXAMPLE.match(line) and found:
             break
         if not line.strip():
             continue

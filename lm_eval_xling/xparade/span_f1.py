@@ -153,6 +153,12 @@ class SpanMatcher:
             self._hits[span] = self._match(span)
         return self._hits[span]
 
+    def as_written(self, span: object) -> bool:
+        """Whether `span` is the target's text as it stands (spaces aside), not only once normalised."""
+        if not isinstance(span, str) or not _has_content(span):
+            return False
+        return next(iter(self.exact.find(_strip_ws(span), True)), None) is not None
+
     def _match(self, span: str) -> list[int]:
         if not _has_content(span):
             return []

@@ -65,7 +65,7 @@ _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New
 _EMPTY = re.compile(
     r"^(?:none|n/?a|nil|null|nothing|empty|no (?:(?:new|inferable|inferrable)(?: (?:or|and|nor))? )*"
     r"(?:spans?|information|info|content)"
-    r"(?: found)?|-+|—+|–+|\[\s*\]|\(\s*none\s*\)|无|没有|暂无|ninguno|ninguna|nada|कोई नहीं|कुछ नहीं)\W*$",
+    r"(?: found)?|-+|—+|–+|\[\s*\]|\(\s*none\s*\)|<\s*none\s*>|无|没有|暂无|ninguno|ninguna|nada|कोई नहीं|कुछ नहीं)\W*$",
     re.IGNORECASE,
 )
 # "No new or inferable information.", "There are no new or inferable spans": an answer with both lists empty
@@ -76,7 +76,8 @@ _NOTHING = re.compile(
     r"|没有(?:任何)?(?:新|可推断)[^。，\n]{0,12}?(?:信息|内容)",
     re.IGNORECASE,
 )
-_CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)
+_CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)  # the prompt's next example
+_NEXT_EXAMPLE = re.compile(r"^(?:source|target)[ \t]*:", re.IGNORECASE)  # an example invented after the answer
 # a line that announces the final answer: "Final answer", "## Final", "**Respuesta final:**"
 _FINAL = re.compile(
     r"(?im)^[^\w\n]*(?:final(?:[ \t]+(?:answer|list|version|output|labels?))?|respuesta[ \t]+final|最终答案"
@@ -84,7 +85,7 @@ _FINAL = re.compile(
 )
 _QUOTED = re.compile(r'"([^"\n]{1,1000})"')
 _SEPARATORS = re.compile(r"\s*(?:[;；、]|,|\band\b|\by\b|和|及|और)\s*")  # between quoted spans
-_SPLIT = re.compile(r"[;；]")  # between unquoted spans
+_SPLIT = re.compile(r"[;；]|[ \t][/|][ \t]")  # between unquoted spans: "a; b", "a / b", "a | b"
 _COMMA = re.compile(r"[ \t]*[,，、][ \t]*")  # between unquoted spans, where the spans are no one span with a comma
 # a label after a span, read on the line's last characters: "(new)", "[INFERABLE]", "— new", ": inferable", "→ new"
 _LABEL_WORDS = "|".join(sorted((re.escape(w) for w in _VOCABULARY), key=len, reverse=True))
@@ -102,6 +103,7 @@ _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... 
 _GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*|\s#\s.*)$")
 _CUT_IN_QUOTE = re.compile(r'\n[^\n"]*"[^"\n]*\Z')  # a last line that opens a quote and ends in it
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
+_ASIDE_LINE = re.compile(r"[(（][^()（）]*[)）][.。]?")
 _PARENTHESES = re.compile(r"[(（]([^()（）\n]+)[)）]")
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
@@ -114,7 +116,8 @@ _BRACKETED = re.compile(r"\[([^\[\]\n]{1,500})\]")
 _PASTED_MIN = 30  # characters of a line that pastes the paragraph
 _CELL_BORDER = re.compile(r" ?\| ?")
 _SPAN_COLUMN = {"span", "spans", "text", "phrase", "segment", "fragment", "fragmento", "texto", "片段", "文本", "内容",
-                "अंश", "पाठ", "target span", "target text", "word", "words", "item", "entry", "value"}  # fmt: skip
+                "अंश", "पाठ", "target span", "target text", "word", "words", "item", "entry", "value",
+                "sentence"}  # fmt: skip
 _LABEL_COLUMN = {"label", "labels", "category", "type", "class", "classification", "tag", "etiqueta", "categoría",
                  "tipo", "标签", "类别", "类型", "लेबल", "श्रेणी", "प्रकार"}  # fmt: skip
 
@@ -142,7 +145,7 @@ def _label_of(words: Sequence[str]) -> str | None:
         return OTHER
     if INF in named:  # "New but inferable" is inferable, "Not inferable" new
         return NEW if any(w in _NEGATION for w in words) else INF
-    return NEW if NEW in named else SAME
+    return NEW if NEW in named and not any(w in _NEGATION for w in words) else SAME  # "Not new": neither list
 
 
 def _words(head: str) -> list[str] | None:
@@ -313,15 +316,17 @@ def read_span_lists(reply: object) -> SpanReading:
     )
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
     for i, line in enumerate(lines):
-        if _CONTINUATION.match(line.text):
-            break
+        if _CONTINUATION.match(line.text) or _NEXT_EXAMPLE.match(line.text) and (
+            found.readable or stated or any(labelled.values())
+        ):  # fmt: skip
+            break  # (an echo of the prompt before the answer is read past)
         if line.kind == "row":
             continue  # tables are read below
         head = _heading(line)
         if head:
             close()
             current, rest = head
-            entries, saw_items = [], False
+            entries, saw_items = [], line.kind == "item" and bool(rest)  # "+ New: X": a list of labelled items
             if current in (NEW, INF) and (rest or line.values or len(lines) > 1):  # "new" alone names no span
                 found.readable = True
                 if not line.values and _EMPTY.match(_clean(_FIRST_SENTENCE.split(rest, 1)[0])):
@@ -347,6 +352,8 @@ def read_span_lists(reply: object) -> SpanReading:
             found.readable = True
             continue
         if current in (NEW, INF):
+            if line.kind == "text" and _ASIDE_LINE.fullmatch(line.text):
+                continue  # "(The source says nothing of the trains.)": a comment on the list, not an item of it
             if line.kind == "text" and saw_items:
                 close()
                 current = None  # prose after a list ends it
@@ -401,15 +408,17 @@ def _paired_label(lines: list[Line], i: int) -> str | None:
 
 def resolve(pieces: Sequence[Piece], tokens: Sequence[str] | SpanMatcher) -> list[str]:
     """The spans of the pieces as matched against `tokens` (or a document's matcher, to share its work with its
-    other lists): per piece its first reading whose spans all match, else the reading with most matching spans,
-    else its first reading (its spans then count as unmatched)."""
+    other lists): per piece its first reading whose spans all are the target's text as it stands, else its first
+    reading whose spans all match once normalised ("a / b" is two spans where the target has "a, b"), else the
+    reading with most matching spans, else its first reading (its spans then count as unmatched)."""
     match = (
         tokens if isinstance(tokens, SpanMatcher) else SpanMatcher(tokens if isinstance(tokens, list | tuple) else [])
     )
     out: list[str] = []
     for readings in pieces:
         scored = [(sum(bool(match(s)) for s in spans), spans) for spans in readings]
-        full = next((spans for hits, spans in scored if hits == len(spans)), None)
+        full = next((spans for spans in readings if all(map(match.as_written, spans))), None)  # the target's own text
+        full = full or next((spans for hits, spans in scored if hits == len(spans)), None)
         best = max(scored, key=lambda x: x[0])
         out += full if full else best[1] if best[0] else readings[0]
     return out

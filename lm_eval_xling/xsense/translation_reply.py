@@ -22,7 +22,8 @@ from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, Line, after_reasoning,
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
 _LABEL_WORDS = re.compile(
-    r"(?i)(?:translation|translated|übersetzung|traducción|traduccion|tafsiri|fassara|翻译如下|翻译|译文|中文|英文|英语|"
+    r"(?i)(?:translation|translated|übersetzung|traducción|traduccion|traduction|tradução|traduzione|vertaling|перевод"
+    r"|terjemahan|çeviri|अनुवाद|ترجمة|翻訳|번역|tafsiri|fassara|翻译如下|翻译|译文|中文|英文|英语|"
     r"德语|西班牙语|english|german|deutsch|chinese|spanish|español|swahili|kiswahili|hausa|englisch|chinesisch|"
     r"spanisch|simplified|traditional|option|version|variant|alternative|opción|here's|here’s|here|is|the|it|in|into|"
     r"text|original|source|target|literal|"
@@ -103,6 +104,7 @@ _COURTESY = re.compile(
 )
 _NOTE = re.compile(
     r"(?i)\s*(?:\((?:lit(?:erally|\.)?|note|i\.e\.|or|also|formal|informal|in english|translation)\b[^)]*\)"
+    r"|(?<=[.!?。！？])\s*\([^()]*[.!?]\)"  # a sentence of its own in brackets: a back-translation
     r"|(?<=[.!?。！？\"”»」])\s*(?:note|n\.b\.|literally|i used|i translated|i chose|i kept|this translation|"
     r"the word|alternatively|注|注意|说明|nota|hinweis|anmerkung)\b.*)\s*$"
 )
@@ -203,6 +205,8 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ...", "Běijīng jīntiān ..."
         if labelled := _label(text, short):
             label, text = labelled
+            if (again := _label(text)) and again[1]:  # "Translation: Translation: ..."
+                text = again[1]
             text = _LEAD_SYMBOLS.sub("", text)
             if _ORIGINAL.match(label) or not text:
                 continue
