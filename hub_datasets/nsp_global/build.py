@@ -13,18 +13,23 @@ once from the English stories: every context of 3-10 consecutive pages, the true
 from the pages 2-9 after it (never one whose English text equals the true page's), in random A/B order. Every
 draw is seeded by the question's id (story, first page, context length), so a question is the same in every
 language and does not depend on which other stories are present. A language takes a story only where its page
-count equals the English story's; a story left out is reported, and so is a question whose two options read alike
-in that language. Languages with fewer than `FULL_STORIES` stories are built too, flagged `partial`.
+count equals the English story's and its content does not betray another version of the story (`differs`,
+`off_length`); a story left out is reported, and so is a question whose two options read alike in that language.
+Languages that ask fewer than half of English's questions are built too, flagged `partial`.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import statistics
 import sys
+from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
 
+import regex
 from lxml import etree
 from lxml import html as lxml_html
 
@@ -35,8 +40,14 @@ SPEC = NSP_GLOBAL
 SEED = 1234
 CONTEXT_LENGTHS = range(3, 11)
 MIN_DISTANCE, MAX_DISTANCE = 2, 9
-FULL_STORIES = 10
 ENGLISH = "en"
+# The content check (see `differs` and `off_length`); thresholds set on the published sources, where they separate
+# the versions that tell another story (Yoruba 0087, 0141) from free translations of the same pages.
+OWN_ENGLISH = 0.8  # the English a file carries beside a page, against the English story's page: under this, not it
+REFRAIN = 0.35  # two pages English repeats word for word, in the translation: under this they say different things
+DISTINCT = 0.6  # two English pages under this similarity say different things (a translation repeating one lost one)
+LENGTH_SPREAD = 2.0  # a story this many times shorter or longer, relative to English, than its language's median
+SPREAD_STORIES = 3  # a language's median length ratio is taken over at least this many stories
 CARD_STATS = ("<!-- stats: written by build.py -->", "<!-- end of stats -->")
 _STORY_FILE = re.compile(r"^(\d{4})(?:_.*)?\.md$")
 _CREDIT = re.compile(r"^\*\s*([^:]+):\s*(.*)$")
@@ -53,6 +64,7 @@ class Story:
     license: str  # as the story states it ("" where it does not)
     author: str
     translator: str
+    english: tuple[str, ...] = ()  # the English the file carries beside each page (the websites' "l1"), if any
 
 
 def _text(value: str) -> str:
@@ -109,10 +121,12 @@ def read_html(path: Path, number: int, source: str) -> Story:
     if not numbered or numbered[0][0] != 1:
         raise DatasetError(f"{where}: no cover div#text01: not a story page")
 
-    def own_text(div) -> str:
+    def own_text(div, language: str = "def") -> str:
         for element in div.iter():
-            if "def" in _classes(element):
+            if language in _classes(element):
                 return _text(element.text_content())
+        if language != "def":
+            return ""
         raise DatasetError(f"{where} div#{div.get('id')}: no element of class 'def' (the page's own language)")
 
     expected = list(range(1, len(numbered) + 1))
@@ -131,6 +145,7 @@ def read_html(path: Path, number: int, source: str) -> Story:
         _license_from_url(licenses[0]) if licenses else "",
         credits.get("written by", ""),
         credits.get("translated by", ""),
+        tuple(own_text(div, "l1") for _, div in numbered[1:]),
     )
 
 
@@ -166,6 +181,71 @@ def discover(root: Path) -> dict[str, list[Story]]:
                 if (m := _STORY_FILE.match(path.name)) is not None:
                     stories.setdefault(folder.name, []).append(read_markdown(path, int(m[1]), repo.name))
     return stories
+
+
+def _fold(text: str) -> str:
+    """The words of `text`, casefolded, without punctuation (combining marks kept with their letters)."""
+    return " ".join(regex.findall(r"[\w\p{M}]+", text.casefold()))
+
+
+def _trigrams(text: str) -> Counter[str]:
+    folded = f" {_fold(text)} "
+    return Counter(folded[i : i + 3] for i in range(len(folded) - 2))
+
+
+def similarity(a: str, b: str) -> float:
+    """The Dice coefficient of two texts' character trigrams (casefolded words): 1 for the same words in any order,
+    near 0 for unrelated text, in any script."""
+    ours, theirs = _trigrams(a), _trigrams(b)
+    total = sum(ours.values()) + sum(theirs.values())
+    return 2 * sum((ours & theirs).values()) / total if total else 1.0
+
+
+def _numbers(text: str) -> set[int]:
+    return {int(digits) for digits in re.findall(r"\d+", text)}  # int() reads the digits of every script
+
+
+def _listed(numbers: set[int]) -> str:
+    return ", ".join(map(str, sorted(numbers)))
+
+
+def differs(story: Story, english: Story) -> str | None:
+    """Why `story` (with English's page count) is not the English story page for page, or None: the English the file
+    carries differs from the English story, a page writes other numbers than English's, two pages English repeats
+    say different things, or two pages English tells apart are one. Pages count from 1 after the title."""
+    for page, (own, reference) in enumerate(zip(story.english, english.pages, strict=False), 1):  # none: markdown
+        if own and similarity(own, reference) < OWN_ENGLISH:
+            return f"page {page}: the file's own English is not the English story's"
+    for page, (text, reference) in enumerate(zip(story.pages, english.pages, strict=True), 1):
+        ours, theirs = _numbers(text), _numbers(reference)
+        if ours and theirs and ours != theirs:
+            return f"page {page} writes {_listed(ours)} where English writes {_listed(theirs)}"
+    ours, theirs = [_fold(page) for page in story.pages], [_fold(page) for page in english.pages]
+    for i, j in combinations(range(len(theirs)), 2):
+        if theirs[i] == theirs[j] and similarity(story.pages[i], story.pages[j]) < REFRAIN:
+            return f"pages {i + 1} and {j + 1} say the same in English, different things here"
+        if ours[i] and ours[i] == ours[j] and similarity(english.pages[i], english.pages[j]) < DISTINCT:
+            return f"pages {i + 1} and {j + 1} say the same here, different things in English"
+    return None
+
+
+def _length_ratio(story: Story, english: Story) -> float:
+    return sum(map(len, story.pages)) / max(1, sum(map(len, english.pages)))
+
+
+def off_length(stories: dict[int, Story], english: dict[int, Story]) -> dict[int, str]:
+    """The stories of one language whose length relative to English lies more than `LENGTH_SPREAD` times from the
+    language's median (an abridgement, or a story retold at length), with the reason; none where the language has
+    fewer than `SPREAD_STORIES` stories to take a median over."""
+    if len(stories) < SPREAD_STORIES:
+        return {}
+    ratios = {number: _length_ratio(story, english[number]) for number, story in stories.items()}
+    median = statistics.median(ratios.values())
+    return {
+        number: f"{ratio:.2f} times English's length where the language's median is {median:.2f}"
+        for number, ratio in ratios.items()
+        if not 1 / LENGTH_SPREAD <= ratio / median <= LENGTH_SPREAD
+    }
 
 
 @dataclass(frozen=True)
@@ -236,13 +316,37 @@ class LanguageBuild:
     language: str
     records: list[dict]
     stories: int
-    left_out: list[str]  # "0012 (11 pages in <repository>, English 12)" per story that does not align
+    misaligned: list[str]  # "0012 (11 pages in <repository>, English 12)" per story whose page count differs
+    mismatched: list[str]  # "0087 (pages 2 and 4 are ...)" per story the content check leaves out
     unanswerable: int  # questions whose options read alike in this language
+    partial: bool  # asks fewer than half of English's questions
     source: Path  # where the language's stories were read (for error messages)
 
-    @property
-    def partial(self) -> bool:
-        return self.stories < FULL_STORIES
+
+def _aligned(
+    stories: list[Story], english: dict[int, Story]
+) -> tuple[dict[int, Story], dict[int, str], dict[int, str]]:
+    """One language's stories that are English's page for page, and the reasons of those left out by page count and
+    by content (the first version that passes is taken where a language is published twice)."""
+    chosen: dict[int, Story] = {}
+    misaligned: dict[int, str] = {}
+    mismatched: dict[int, str] = {}
+    for story in stories:
+        if story.number not in english or story.number in chosen:
+            continue
+        reference = english[story.number]
+        pages, expected = len(story.pages), len(reference.pages)
+        if pages != expected:
+            misaligned[story.number] = f"{pages} pages in {story.source}, English {expected}"
+        elif (why := differs(story, reference)) is not None:
+            mismatched[story.number] = f"{why}, in {story.source}"
+        else:
+            chosen[story.number] = story
+            misaligned.pop(story.number, None)
+            mismatched.pop(story.number, None)
+    for number, why in off_length(chosen, english).items():
+        mismatched[number] = f"{why}, in {chosen.pop(number).source}"
+    return chosen, misaligned, mismatched
 
 
 def build_languages(root: Path) -> tuple[dict[str, LanguageBuild], list[Question]]:
@@ -260,50 +364,65 @@ def build_languages(root: Path) -> tuple[dict[str, LanguageBuild], list[Question
     licenses = master_licenses(root)
     built = {}
     for language, stories in sorted(found.items()):
-        chosen: dict[int, Story] = {}
-        left_out: dict[int, str] = {}
-        for story in stories:
-            if story.number not in english or story.number in chosen:
-                continue
-            pages, expected = len(story.pages), len(english[story.number].pages)
-            if pages == expected:
-                chosen[story.number] = story
-                left_out.pop(story.number, None)
-            else:
-                left_out[story.number] = f"{story.number:04d} ({pages} pages in {story.source}, English {expected})"
-        records, unanswerable = [], 0
+        chosen, misaligned, mismatched = _aligned(stories, english)
+        asked, unanswerable = [], 0
         for number, story in sorted(chosen.items()):
-            license = licenses.get(number) or story.license or english[number].license
             for question in by_story.get(number, []):
                 option_a, option_b = _options(question, story.pages)
                 if not option_a or not option_b or option_a == option_b:
                     unanswerable += 1
-                    continue
-                records.append(_record(question, story, language, len(chosen) < FULL_STORIES, license))
-        if records:
+                else:
+                    asked.append((question, story))
+        partial = 2 * len(asked) < len(questions)
+        records = [
+            _record(
+                question,
+                story,
+                language,
+                partial,
+                licenses.get(story.number) or story.license or english[story.number].license,
+            )
+            for question, story in asked
+        ]
+        if not records:
+            reasons = [f"{n:04d} ({why})" for n, why in sorted((misaligned | mismatched).items())]
+            print(f"nsp_global {language}: no question left: {', '.join(reasons) or '-'}", file=sys.stderr)
+        else:
             built[language] = LanguageBuild(
-                language, records, len(chosen), [left_out[n] for n in sorted(left_out)], unanswerable, root
+                language,
+                records,
+                len(chosen),
+                [f"{n:04d} ({why})" for n, why in sorted(misaligned.items())],
+                [f"{n:04d} ({why})" for n, why in sorted(mismatched.items())],
+                unanswerable,
+                partial,
+                root,
             )
     return built, questions
 
 
 def card_stats(built: dict[str, LanguageBuild], questions: list[Question]) -> str:
-    """The card's tables: per language, stories, questions, questions shared with English, stories left out; per
-    English story, its license and author."""
+    """The card's tables: per language, stories, questions, questions shared with English, stories left out (by page
+    count, by content) and why; per English story, its license and author."""
     english = {q.id for q in questions}
     lines = [
         f"{len(questions)} questions over {len({q.story for q in questions})} English stories; "
         f"{sum(not b.partial for b in built.values())} full languages, {sum(b.partial for b in built.values())} "
-        f"partial (fewer than {FULL_STORIES} stories aligned with English).",
+        f"partial (asking fewer than half of English's questions).",
         "",
-        "| config | stories | questions | shared with English | partial | stories left out (page count differs) |",
-        "|---|---:|---:|---:|---|---|",
+        "| config | stories | questions | shared with English | partial | left out: page count | left out: content |",
+        "|---|---:|---:|---:|---|---|---|",
     ]
     for language, b in sorted(built.items()):
         shared = len({r["id"] for r in b.records} & english)
-        left_out = ", ".join(s.split(" ")[0] for s in b.left_out) or "-"
+        misaligned = ", ".join(s.split(" ")[0] for s in b.misaligned) or "-"
+        mismatched = ", ".join(s.split(" ")[0] for s in b.mismatched) or "-"
         partial = "yes" if b.partial else ""
-        lines.append(f"| {language} | {b.stories} | {len(b.records)} | {shared} | {partial} | {left_out} |")
+        lines.append(
+            f"| {language} | {b.stories} | {len(b.records)} | {shared} | {partial} | {misaligned} | {mismatched} |"
+        )
+    reasons = [f"- {language} {why}" for language, b in sorted(built.items()) for why in b.mismatched]
+    lines += ["", "Stories left out by the content check, and why:", "", *(reasons or ["- none"])]
     lines += ["", "| story | title (English) | license | text by |", "|---|---|---|---|"]
     if ENGLISH in built:
         stories = {r["story"]: r for r in built[ENGLISH].records}
@@ -341,10 +460,11 @@ def build(raw: Path, out: Path) -> dict[str, int]:
     for language, b in built.items():
         write_split(out, SPEC, language, "test", b.records, b.source)
         counts[f"{language}/test"] = len(b.records)
-        if b.left_out or b.unanswerable:
+        if b.misaligned or b.mismatched or b.unanswerable:
             print(
-                f"nsp_global {language}: {len(b.left_out)} stories left out (page count differs from English): "
-                f"{', '.join(b.left_out) or '-'}; {b.unanswerable} questions with options alike",
+                f"nsp_global {language}: {len(b.misaligned)} stories left out (page count differs from English): "
+                f"{', '.join(b.misaligned) or '-'}; {len(b.mismatched)} left out by content: "
+                f"{', '.join(b.mismatched) or '-'}; {b.unanswerable} questions with options alike",
                 file=sys.stderr,
             )
     template = (Path(__file__).parent / "README.md").read_text(encoding="utf-8")
