@@ -2,10 +2,13 @@
 
 | variable | what | default |
 |---|---|---|
-| LM_EVAL_XLING_DATA | a local copy of the Hub datasets that every task reads instead of the Hub | unset: the Hub |
+| LM_EVAL_XLING_DATA | a local copy of the Hub datasets that every task reads instead of the Hub | unset: see below |
 | LM_EVAL_XLING_RAW | the raw benchmark sources the dataset builders read | ../shared/data |
 | LM_EVAL_XLING_CACHE | converted models and the main job's data | $XDG_CACHE_HOME/lm-eval-xling |
 | LM_EVAL_XLING_JUDGE_CACHE | the SQLite cache of judge verdicts | <cache>/judge_cache.sqlite |
+
+Unset, LM_EVAL_XLING_DATA falls back to the cache folder's `data` (where `lm-eval-xling data build` writes by default)
+for a dataset built there, else to the Hub.
 """
 
 from __future__ import annotations
@@ -37,6 +40,12 @@ def cache_dir() -> Path:
     """Where lm-eval-xling keeps converted models and locally built data."""
     default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lm-eval-xling"
     return Path(os.environ.get(CACHE_ENV, default))
+
+
+def built_root() -> Path:
+    """Where `lm-eval-xling data build` and the main job build the datasets by default; a task finds a dataset here
+    with no setting."""
+    return cache_dir() / "data"
 
 
 def write_cache_file(path: Path, data: bytes) -> None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from lm_eval_xling.cli import command
-from lm_eval_xling.config import RAW_ENV, raw_root
+from lm_eval_xling.config import RAW_ENV, built_root, raw_root
 from lm_eval_xling.errors import UserError
 
 
@@ -55,7 +55,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="build every dataset whose raw source is present",
     )
     build.add_argument("--raw", type=Path, default=raw_root(), help="raw sources (default $LM_EVAL_XLING_RAW)")
-    build.add_argument("--out", type=Path, required=True, help="the data root to write (for LM_EVAL_XLING_DATA)")
+    build.add_argument(
+        "--out",
+        type=Path,
+        default=built_root(),
+        help="the data root to write (default: the cache folder, where every task finds it; elsewhere, point "
+        "LM_EVAL_XLING_DATA at it)",
+    )
     build.add_argument("--only", nargs="+", metavar="NAME", help="dataset folder names in hub_datasets/")
     build.set_defaults(func=_build)
     push = command(

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from lm_eval_xling.child import lm_eval_command, run_child
 from lm_eval_xling.cli import command, launcher_argument
-from lm_eval_xling.config import DATA_ENV, cache_dir, local_root, raw_root
+from lm_eval_xling.config import DATA_ENV, built_root, local_root, raw_root
 from lm_eval_xling.errors import UserError
 
 # The demo (`run` without --tasks): one task per family, a few documents, short generations.
@@ -30,21 +29,21 @@ Results go where --output_path points (with --log_samples, `lm-eval-xling report
 
 
 def ensure_local_data(raw: Path) -> Path:
-    """The local data root for the main job: LM_EVAL_XLING_DATA, else a cache built from `raw` once."""
+    """The local data root for the main job: LM_EVAL_XLING_DATA, else the cache folder's build from `raw` (made once,
+    found there by every task)."""
     from lm_eval_xling.data import SourceMissing
     from lm_eval_xling.data.builders import build, builders
 
     root = local_root()
     if root is not None:
         return root
-    root = cache_dir() / "data"
+    root = built_root()
     for name, module in builders().items():
         if not (root / module.SPEC.hub_id / "README.md").is_file():
             try:
                 build(name, raw, root)
             except SourceMissing as err:
                 print(f"skipped {name}: {err}", file=sys.stderr)
-    os.environ[DATA_ENV] = str(root)
     return root
 
 
@@ -63,7 +62,8 @@ def _demo_tasks(root: Path) -> str:
     tasks = [task for task in DEMO_TASKS if _dataset_present(task, root)]
     for task in DEMO_TASKS:
         if task not in tasks:
-            print(f"demo: skipped {task}: its dataset is not in {DATA_ENV}", file=sys.stderr)
+            where = f"in {DATA_ENV}" if local_root() is not None else "built here (its raw source is not there)"
+            print(f"demo: skipped {task}: its dataset is not {where}", file=sys.stderr)
     return ",".join(tasks)
 
 
@@ -98,7 +98,7 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
         except subprocess.CalledProcessError as err:
             raise UserError(f"lm_eval exited {err.returncode} under {args.launcher!r} (its output is above)") from None
     else:
-        sys.argv = argv + extra
+        sys.argv = ["lm-eval-xling run", *argv[1:], *extra]  # lm-eval's errors then reach our one-line handler
         cli_evaluate()
     if demo:
         print(SCALE_UP)

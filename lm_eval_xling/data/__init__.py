@@ -1,9 +1,9 @@
 """Hub dataset id <-> local directory, and schema checks with precise errors.
 
-Every task reads its data through `load_dataset`. By default it loads the dataset from the Hugging Face Hub;
-when the environment variable LM_EVAL_XLING_DATA names a directory, every task reads the same dataset from
-`$LM_EVAL_XLING_DATA/<hub id>/<subset>/<split>.parquet` (or `.jsonl`), the layout `lm-eval-xling data build`
-writes and the Hub repository holds.
+Every task reads its data through `load_dataset`. When the environment variable LM_EVAL_XLING_DATA names a
+directory, every task reads its dataset from `$LM_EVAL_XLING_DATA/<hub id>/<subset>/<split>.parquet` (or
+`.jsonl`), the layout `lm-eval-xling data build` writes and the Hub repository holds. Unset, a task reads the
+dataset from the cache folder where `data build` (or the main job) built it there, else from the Hugging Face Hub.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from lm_eval_xling.config import DATA_ENV, local_root
-from lm_eval_xling.errors import UserError
+from lm_eval_xling.config import DATA_ENV, built_root, local_root
+from lm_eval_xling.errors import UserError, stop
 
 FORMATS = (".parquet", ".jsonl")
 
@@ -160,9 +160,9 @@ def load_local(root: Path, spec: DatasetSpec, subset: str) -> datasets.DatasetDi
         if path is None:
             expected = " or ".join(str(root / spec.hub_id / subset / f"{split}{s}") for s in FORMATS)
             raise DatasetError(
-                f"{spec.hub_id} (subset {subset!r}, split {split!r}) is missing from {DATA_ENV}={root}: "
-                f"expected {expected}. Build it with `lm-eval-xling data build --out {root}`, "
-                f"or unset {DATA_ENV} to load from the Hugging Face Hub."
+                f"{spec.hub_id} (subset {subset!r}, split {split!r}) is missing from {root}: "
+                f"expected {expected}. Build it with `lm-eval-xling data build --out {root}`"
+                + (f", or unset {DATA_ENV} to load from the Hugging Face Hub." if root == local_root() else ".")
             )
         records = _read_records(path, spec)
         if not records:
@@ -174,15 +174,38 @@ def load_local(root: Path, spec: DatasetSpec, subset: str) -> datasets.DatasetDi
     return datasets.DatasetDict(splits)
 
 
-def load_dataset(spec: DatasetSpec, subset: str) -> datasets.DatasetDict:
-    """Load one subset of a dataset from the local copy if LM_EVAL_XLING_DATA is set, else from the Hub. A subset
-    the dataset does not publish is read where the local copy has it (a language of your own, built locally)."""
+def data_root(hub_id: str) -> Path | None:
+    """The data root a task reads `hub_id` from: LM_EVAL_XLING_DATA where set, else the cache folder where a build
+    put the dataset there, else None (the Hub)."""
     root = local_root()
+    if root is None and (built_root() / hub_id).is_dir():
+        return built_root()
+    return root
+
+
+def unreachable(hub_id: str, err: Exception, how: str) -> DatasetError:
+    """The one line for a dataset that is neither local nor on the Hub from here, with the two ways to get it."""
+    return DatasetError(
+        f"{hub_id} is not built here and the Hugging Face Hub did not give it ({type(err).__name__}); get it either "
+        f"way: {how}, or set {DATA_ENV} to a data root that holds it"
+    )
+
+
+def load_dataset(spec: DatasetSpec, subset: str) -> datasets.DatasetDict:
+    """Load one subset of a dataset from the local copy (LM_EVAL_XLING_DATA, else the cache folder's build) or the
+    Hub. A subset the dataset does not publish is read where the local copy has it (a language of your own)."""
+    root = data_root(spec.hub_id)
     if subset not in spec.subsets and (root is None or not (root / spec.hub_id / subset).is_dir()):
-        raise DatasetError(f"{spec.hub_id}: unknown subset {subset!r}; expected one of {list(spec.subsets)}")
+        stop(DatasetError(f"{spec.hub_id}: unknown subset {subset!r}; expected one of {list(spec.subsets)}"))
     if root is not None:
-        return load_local(root, spec, subset)
-    loaded = datasets.load_dataset(spec.hub_id, subset)
+        try:
+            return load_local(root, spec, subset)
+        except DatasetError as err:
+            stop(err)
+    try:
+        loaded = datasets.load_dataset(spec.hub_id, subset)
+    except Exception as err:  # offline, no such repository, a proxy's error page: all say "not from the Hub"
+        stop(unreachable(spec.hub_id, err, "`lm-eval-xling data build` (from the raw sources, into the cache folder)"))
     for split in spec.splits:
         where = f"hf://datasets/{spec.hub_id}/{subset}/{split}"
         if split in loaded and len(loaded[split]) == 0:

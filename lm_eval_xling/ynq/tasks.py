@@ -24,8 +24,9 @@ import datasets
 from lm_eval.api.metrics import mean
 from lm_eval.api.task import ConfigurableTask
 
-from lm_eval_xling.config import DATA_ENV, local_root
-from lm_eval_xling.data import DatasetError
+from lm_eval_xling.config import DATA_ENV, built_root, local_root
+from lm_eval_xling.data import DatasetError, data_root, unreachable
+from lm_eval_xling.errors import stop
 from lm_eval_xling.metrics.overlap import WordTokenizer, rouge
 
 HUB_ID = "facebook/Y-NQ"
@@ -91,16 +92,21 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 
 def csv_path() -> Path:
-    """The local copy under LM_EVAL_XLING_DATA, else the file downloaded from the Hub."""
-    root = local_root()
+    """The local copy (LM_EVAL_XLING_DATA, else the cache folder's data root), else the file downloaded from the
+    Hub."""
+    root = data_root(HUB_ID)
     if root is not None:
         path = root / HUB_ID / CSV_NAME
         if not path.is_file():
-            raise DatasetError(f"{HUB_ID}: {path} is missing; copy the Hub's {CSV_NAME} there or unset {DATA_ENV}")
+            unset = f" or unset {DATA_ENV}" if local_root() else ""
+            stop(DatasetError(f"{HUB_ID}: {path} is missing; copy the Hub's {CSV_NAME} there{unset}"))
         return path
     from huggingface_hub import hf_hub_download
 
-    return Path(hf_hub_download(HUB_ID, CSV_NAME, repo_type="dataset"))
+    try:
+        return Path(hf_hub_download(HUB_ID, CSV_NAME, repo_type="dataset"))
+    except Exception as err:  # offline, or the Hub refuses: one line, with the ways to get the file
+        stop(unreachable(HUB_ID, err, f"copy the Hub's {CSV_NAME} to {built_root() / HUB_ID / CSV_NAME}"))
 
 
 def _words(text: str) -> int:

@@ -10,6 +10,7 @@ import lm_eval
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from support.common import run_cli
 
 from lm_eval_xling.data import DatasetError, load_dataset
 from lm_eval_xling.nsp.schema import NSP
@@ -67,9 +68,10 @@ def test_jsonl_split_files_are_read_too(monkeypatch, tmp_path, data_root):
     assert [s["doc"]["id"] for s in results["samples"]["nsp_english"]] == ["en-00000", "en-00001"]
 
 
-def test_without_the_setting_tasks_load_the_hub_dataset(monkeypatch, data_root):
+def test_without_the_setting_tasks_load_the_hub_dataset(monkeypatch, tmp_path, data_root):
     """The Hub path is `datasets.load_dataset(<hub id>, <subset>)`, schema-checked like a local copy."""
     monkeypatch.delenv("LM_EVAL_XLING_DATA", raising=False)
+    monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path / "empty-cache"))  # no build there
     calls = []
     local = datasets.Dataset.from_parquet(str(data_root / "lm-eval-xling/nsp/ha/test.parquet"))
 
@@ -84,6 +86,28 @@ def test_without_the_setting_tasks_load_the_hub_dataset(monkeypatch, data_root):
     ):
         lm_eval.simple_evaluate(model="dummy", tasks=["nsp_hausa"], limit=2)
     assert calls == [("lm-eval-xling/nsp", "ha")]
+
+
+def test_plain_lm_eval_finds_the_cache_folders_build_and_says_one_line_without_one(tmp_path, synthetic_raw):
+    """The design card's command with no setting: after `data build` (default: the cache folder) it runs offline;
+    with no build and no Hub it prints one line naming the dataset and both ways to get it, and exits 2."""
+    empty = {"LM_EVAL_XLING_CACHE": str(tmp_path / "empty"), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    command = ("lm_eval", "--model", "dummy", "--tasks", "nsp_hausa,nsp_global_sw", "--limit", "2")
+    proc = run_cli(*command, env=empty, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    line = [x for x in proc.stderr.splitlines() if x.startswith("lm-eval-xling: ")]
+    assert line == [
+        "lm-eval-xling: lm-eval-xling/nsp is not built here and the Hugging Face Hub did not give it "
+        f"({line[0].split('(')[1].split(')')[0]}); get it either way: `lm-eval-xling data build` (from the raw "
+        "sources, into the cache folder), or set LM_EVAL_XLING_DATA to a data root that holds it"
+    ]
+    cache = {"LM_EVAL_XLING_CACHE": str(tmp_path / "cache")}
+    run_cli("lm-eval-xling", "data", "build", "--raw", str(synthetic_raw), "--only", "nsp", "nsp_global", env=cache)
+    out = tmp_path / "out"
+    run_cli(*command, "--output_path", str(out), env={**empty, **cache})
+    results = json.loads(next(out.rglob("results_*.json")).read_text(encoding="utf-8"))
+    assert {"nsp_hausa", "nsp_global_sw"} <= set(results["results"])
+    assert str(tmp_path) not in json.dumps(results)  # the cache folder's path is not in the results
 
 
 def _nsp_copy(tmp_path, data_root, monkeypatch):

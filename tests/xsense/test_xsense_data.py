@@ -79,7 +79,7 @@ def test_tasks_load_the_local_copy_through_the_setting(local_data, synthetic_raw
     assert loaded["test"].to_list() == raw_records(synthetic_raw, name, language)
 
 
-def test_hub_and_local_copy_give_the_same_records(monkeypatch, data_root):
+def test_hub_and_local_copy_give_the_same_records(monkeypatch, tmp_path, data_root):
     """Without the setting the same call loads `datasets.load_dataset(<hub id>, <lang>)`, schema-checked alike."""
     calls = []
 
@@ -89,6 +89,7 @@ def test_hub_and_local_copy_give_the_same_records(monkeypatch, data_root):
         return datasets.DatasetDict({"test": datasets.Dataset(table)})
 
     monkeypatch.delenv("LM_EVAL_XLING_DATA", raising=False)
+    monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path / "empty-cache"))  # no build there
     monkeypatch.setattr(datasets, "load_dataset", fake_hub)
     hub = {(n, lang): load_dataset(SPECS[n], lang)["test"].to_list() for n in SPECS for lang in XSENSE_LANGUAGES}
     assert calls == [(SPECS[n].hub_id, lang) for n in SPECS for lang in XSENSE_LANGUAGES]

@@ -150,6 +150,7 @@ def test_without_local_data_the_csv_comes_from_the_hub(tmp_path, monkeypatch):
         return str(csv_file)
 
     monkeypatch.delenv("LM_EVAL_XLING_DATA", raising=False)
+    monkeypatch.setenv("LM_EVAL_XLING_CACHE", str(tmp_path / "empty-cache"))  # no build there
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
     assert len(load("yoruba")["test"]) == len(YNQ_LENGTHS)
     assert calls == [("facebook/Y-NQ", "Yoruba_NQ.csv", "dataset")]
