@@ -157,7 +157,9 @@ def _numbers(task: str, metric: str, values: list[Any], config: dict[str, Any]) 
         return f"{not_mean}, not a per-document mean"
     bad = next((v for v in values if finite_number(v) is None), None)
     if bad is not None:
-        return f"per-document values are not numbers ({type(bad).__name__}: {str(bad)[:40]})"
+        if isinstance(bad, float):
+            return "some of its per-document values are NaN or infinite"
+        return f"its per-document values are {type(bad).__name__}s: a corpus-level score, not a mean over documents"
     return [finite_number(v) for v in values]
 
 
@@ -212,6 +214,8 @@ def compare_runs(dir_a: Path, dir_b: Path, iters: int = RESAMPLES, seed: int = 0
     """Compare every task both folders' runs logged (see the module docstring)."""
     if iters < 1:
         raise UserError(f"iters is {iters}; give at least 1 bootstrap resample")
+    if dir_a.resolve() == dir_b.resolve():
+        raise UserError(f"A and B are the same folder ({dir_a}): every difference would be 0; give two runs' folders")
     (run_a, logs_a), (run_b, logs_b) = run_logs(dir_a), run_logs(dir_b)
     label_runs([run_a, run_b])
     comparison = Comparison(

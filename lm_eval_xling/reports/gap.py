@@ -76,6 +76,7 @@ class TaskRun:
     results: dict[str, float] = field(default_factory=dict)  # "metric,filter" -> value (NaN kept: shown as n/a)
     per_doc: dict[str, dict[int, float]] = field(default_factory=dict)  # "metric,filter" -> {doc_id: value}
     pair_keys: dict[int, Any] = field(default_factory=dict)  # doc_id -> the item's id (parallel-language families)
+    scored: Counter[str] = field(default_factory=Counter)  # "metric,filter" -> documents that logged it (any value)
 
 
 @dataclass
@@ -100,11 +101,12 @@ class Delta:
     filter: str = "none"
 
 
-def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> tuple[dict[str, dict[int, float]], dict[int, Any]]:
+def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> tuple[dict, dict[int, Any], Counter[str]]:
     """({"metric,filter": {doc_id: value}} of the mean metrics logged in a samples file, and of the corpus-level
     metrics the task's family splits by document (a document without a value is left out); {doc_id: the document's
-    pair field} for a parallel-language family, else {})."""
+    pair field} for a parallel-language family, else {}; the count of documents that logged each metric)."""
     values: dict[str, dict[int, float]] = {}
+    scored: Counter[str] = Counter()
     unsplit: dict[str, dict[int, Any]] = {}
     pair_keys: dict[int, Any] = {}
     configured = configured_aggregations(config)
@@ -122,6 +124,7 @@ def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> tuple[dict[s
             pair_keys[sample["doc_id"]] = key
         for metric in sample.get("metrics", []):
             key = f"{metric},{sample.get('filter', 'none')}"
+            scored[key] += metric in sample
             number = finite_number(sample.get(metric))
             if number is not None and non_mean_aggregation(metric, configured) is None:
                 values.setdefault(key, {})[sample["doc_id"]] = number
@@ -134,7 +137,7 @@ def _read_per_doc(path: Path, task: str, config: dict[str, Any]) -> tuple[dict[s
             values[key] = {doc: v for doc, v in numbers.items() if v is not None}
     if twice := [key for key, count in Counter(pair_keys.values()).items() if count > 1]:
         raise ReportError(f"{path}: doc field {pair_field!r} is {twice[0]!r} in several documents; expected one each")
-    return values, pair_keys
+    return values, pair_keys, scored
 
 
 def read_task_run(
@@ -144,7 +147,7 @@ def read_task_run(
     (and, for a parallel-language family, each document's item id)."""
     task_run = TaskRun(label, task, results or {})
     if samples is not None:
-        task_run.per_doc, task_run.pair_keys = _read_per_doc(samples, task, config)
+        task_run.per_doc, task_run.pair_keys, task_run.scored = _read_per_doc(samples, task, config)
     return task_run
 
 
@@ -203,7 +206,7 @@ def metric_rows(runs: list[TaskRun], iters: int = RESAMPLES) -> tuple[list[Row],
             x = np.array(list(run.per_doc.get(key, {}).values()))
             value = run.results.get(key, float(np.mean(x)) if len(x) else math.nan)
             ci = mean_ci(x, iters) if len(x) else None
-            row = Row(run.model, run.task, _label(key), value, ci, len(x))
+            row = Row(run.model, run.task, _label(key), value, ci, len(x) or run.scored[key])  # corpus metrics too
             (invalid if metric == INVALID else main).append(row)
     return main, invalid
 
@@ -301,6 +304,7 @@ class LanguageGap:
     invalid: float | None  # share of invalid replies, where logged
     reference: str  # the reference language's task (the task itself in its own row)
     n_paired: int = 0
+    reference_paired: float | None = None  # the reference language's accuracy over the paired items
     gap: float | None = None  # mean(language - reference) over the paired items
     gap_ci: tuple[float, float] | None = None  # 95% paired-bootstrap interval
     only_reference: int = 0  # paired items right in the reference language only
@@ -365,6 +369,7 @@ def language_gaps(runs: list[TaskRun], iters: int = RESAMPLES, seed: int = 0) ->
                 row = replace(
                     row,
                     n_paired=len(items),
+                    reference_paired=float(np.mean(a)),
                     gap=float(np.mean(b - a)),
                     gap_ci=paired_difference(a, b, iters, seed)[0],
                     only_reference=int(np.sum(a > b)),
@@ -423,8 +428,9 @@ def gap_section(family: ReportFamily, gaps: list[LanguageGap]) -> tuple[str, str
         "paired-bootstrap CI (- where the tasks log no invalid per item: log-likelihood). Reader: flagged where the "
         f"invalid rates of the task and the {reference} task differ by more than {100 * READ_GAP:.0f} points."
     )
-    header = ["Run", "Task", "Metric", "Accuracy", "95% CI", "n", "Invalid", "Paired n", f"Gap to {reference}",
-              "Gap 95% CI", f"Right in {reference} only", "Right in task only", "McNemar p", "Answered in both n",
+    header = ["Run", "Task", "Metric", "Accuracy", "95% CI", "n", "Invalid", "Paired n",
+              f"{reference} accuracy on the paired items", f"Gap to {reference}", "Gap 95% CI",
+              f"Right in {reference} only", "Right in task only", "McNemar p", "Answered in both n",
               f"Gap to {reference}, answered in both", "Answered gap 95% CI", "Reader"]  # fmt: skip
     rows = []
     for g in gaps:
@@ -432,14 +438,15 @@ def gap_section(family: ReportFamily, gaps: list[LanguageGap]) -> tuple[str, str
                  "-" if g.invalid is None else _fmt(g.invalid)]  # fmt: skip
         if g.task == g.reference:
             read = "reference" if g.invalid is not None else "-"  # a log-likelihood task reads no reply
-            cells += ["-", "reference", "-", "-", "-", "-", "-", read, "-", read]
+            cells += ["-", "-", "reference", "-", "-", "-", "-", "-", read, "-", read]
             rows.append(cells)
             continue
         if g.gap is None:
-            cells += ["0", "n/a (no item in both)", "-", "-", "-", "-"]
+            cells += ["0", "-", "n/a (no item in both)", "-", "-", "-", "-"]
         else:
-            cells += [str(g.n_paired), f"{g.gap:+.4f}", _fmt_ci(g.gap_ci), str(g.only_reference),
-                      str(g.only_language), f"{g.p:.4f}" if g.p >= 1e-4 else f"{g.p:.1e}"]  # fmt: skip
+            cells += [str(g.n_paired), _fmt(g.reference_paired), f"{g.gap:+.4f}", _fmt_ci(g.gap_ci),
+                      str(g.only_reference), str(g.only_language),
+                      f"{g.p:.4f}" if g.p >= 1e-4 else f"{g.p:.1e}"]  # fmt: skip
         if g.n_answered is None:
             cells += ["-", "-", "-"]
         elif g.gap_answered is None:
@@ -471,12 +478,14 @@ def reader_coverage_markdown(coverage: list[ReaderCoverage]) -> str:
 
 def gap_plot(gaps: list[LanguageGap], title: str) -> bytes:
     """One run's gaps to the reference language as horizontal bars, sorted, with their 95% intervals and a line at
-    0 (the reference's own row left out), as PNG bytes."""
+    0 (the reference's own row left out); each bar names its paired n and both languages' accuracy on those items,
+    as PNG bytes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
 
     rows = sorted((g for g in gaps if g.gap is not None), key=lambda g: (g.gap, g.task, g.metric))
-    figure = Figure(figsize=(8, 1.5 + 0.3 * max(len(rows), 1)), layout="constrained")
+    figure = Figure(figsize=(9, 1.8 + 0.45 * max(len(rows), 1)), layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     errors = [[g.gap - g.gap_ci[0] for g in rows], [g.gap_ci[1] - g.gap for g in rows]]
@@ -485,13 +494,26 @@ def gap_plot(gaps: list[LanguageGap], title: str) -> bytes:
     colors = ["tab:red" if g.p < 0.05 else "tab:blue" for g in rows]
     axes.barh(range(len(rows)), [g.gap for g in rows], xerr=errors, color=colors, capsize=3)
     axes.axvline(0, color="black", linewidth=1)
-    axes.set_yticks(range(len(rows)), [f"{g.task} {g.metric}" for g in rows], fontsize=7)
+    labels = [
+        f"{g.task} {g.metric}\nn={g.n_paired} paired: {_language(g.reference)} {g.reference_paired:.2f}, "
+        f"{_language(g.task)} {g.reference_paired + g.gap:.2f}"
+        for g in rows
+    ]
+    axes.set_yticks(range(len(rows)), labels, fontsize=7)
     axes.set_ylim(len(rows) - 0.5, -0.5)  # the largest drop on top
-    axes.set_xlabel("accuracy gap to the reference language, paired items (95% CI; red: exact McNemar p < 0.05)")
+    axes.set_xlabel("accuracy gap to the reference language on the paired items (95% paired-bootstrap CI)")
+    handles = [Patch(color="tab:red", label="exact McNemar p < 0.05"), Patch(color="tab:blue", label="p >= 0.05")]
+    figure.legend(handles=handles, loc="outside lower center", ncols=2, fontsize=8)
     axes.set_title("\n".join(textwrap.wrap(title, 90)), fontsize=10)  # a run's label can be long
     buf = io.BytesIO()
     figure.savefig(buf, format="png", dpi=100)
     return buf.getvalue()
+
+
+def _language(task: str) -> str:
+    """A parallel-language task's language code (`nsp_global_yo_ll`: yo)."""
+    family = family_of(task)
+    return family.language(task)[0] if family else task
 
 
 def _fmt(value: float) -> str:
@@ -522,35 +544,39 @@ def _html_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def family_plot(rows: list[Row], title: str) -> bytes:
-    """A grouped bar plot (task x metric on the axis, one bar per model) with CI error bars, as PNG bytes."""
-    import matplotlib
+    """A grouped bar plot (task x metric on the axis, one bar per run) with CI error bars and each bar's n, as PNG
+    bytes: one colour per metric (an invalid rate never reads as a score), runs told apart by hatching, in the
+    tables' order."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    groups = sorted({(r.task, r.metric) for r in rows})
-    models = sorted({r.model for r in rows})
+    groups = list(dict.fromkeys((r.task, r.metric) for r in rows))
+    models = list(dict.fromkeys(r.model for r in rows))
+    metrics = list(dict.fromkeys(r.metric for r in rows))
+    colours = {metric: f"C{i % 10}" for i, metric in enumerate(metrics)}
+    hatches = {model: ("", "//", "..", "xx", "\\\\", "oo")[i % 6] for i, model in enumerate(models)}
     width = 0.8 / max(len(models), 1)
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(groups) * max(len(models), 1) * 0.6 + 2), 4))
+    figure = Figure(figsize=(max(7.0, 0.55 * len(groups) * max(len(models), 1) + 3), 5), layout="constrained")
+    FigureCanvasAgg(figure)
+    ax = figure.add_subplot()
     for i, model in enumerate(models):
-        by_group = {(r.task, r.metric): r for r in rows if r.model == model}
-        xs, ys, errs = [], [], [[], []]
         for g, group in enumerate(groups):
-            if group in by_group:
-                r = by_group[group]
-                lo, hi = r.ci if r.ci else (r.value, r.value)
-                xs.append(g + (i - (len(models) - 1) / 2) * width)
-                ys.append(r.value)
-                errs[0].append(max(r.value - lo, 0.0))
-                errs[1].append(max(hi - r.value, 0.0))
-        ax.bar(xs, ys, width, yerr=errs, capsize=3, label=model)
+            r = next((r for r in rows if r.model == model and (r.task, r.metric) == group), None)
+            if r is None:
+                continue
+            lo, hi = r.ci if r.ci else (r.value, r.value)
+            bars = ax.bar(g + (i - (len(models) - 1) / 2) * width, r.value, width, color=colours[r.metric],
+                          hatch=hatches[model], edgecolor="black", linewidth=0.5,
+                          yerr=[[max(r.value - lo, 0.0)], [max(hi - r.value, 0.0)]], capsize=3)  # fmt: skip
+            ax.bar_label(bars, [f"n={r.n}"], fontsize=6, padding=2)
     ax.set_xticks(range(len(groups)), [f"{t}\n{m}" for t, m in groups], rotation=30, ha="right", fontsize=7)
-    ax.set_title(f"{title}: metric per task (95% bootstrap CI)")
-    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(1.01, 0.0))  # outside the axes: never over a bar
-    fig.tight_layout()
+    ax.set_title(f"{title}: metric per task (95% bootstrap CI; n documents on each bar)")
+    handles = [Patch(facecolor=colours[m], label=m) for m in metrics]
+    handles += [Patch(facecolor="white", edgecolor="black", hatch=hatches[m], label=m) for m in models]
+    figure.legend(handles=handles, loc="outside right upper", fontsize=7)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
-    plt.close(fig)
+    figure.savefig(buf, format="png", dpi=100)
     return buf.getvalue()
 
 

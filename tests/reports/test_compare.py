@@ -99,6 +99,24 @@ def test_corpus_and_custom_aggregations_are_skipped(tmp_path):
     assert f"skipped: {TASK} bleu" in table and f"skipped: {TASK} span_f1" in table
 
 
+def test_a_skipped_metric_is_named_with_its_reason_in_words(tmp_path):
+    """A metric declared a mean whose logged values are not numbers is skipped with a reason, not a cut raw value."""
+    a, b = planted(tmp_path)
+    for folder in (a, b):
+        results = next(folder.rglob("results_*.json"))
+        data = json.loads(results.read_text(encoding="utf-8"))
+        data["configs"][TASK]["metric_list"][1]["aggregation"] = "mean"
+        results.write_text(json.dumps(data), encoding="utf-8")
+    reason = compare_runs(a, b, iters=50).skipped[TASK]["bleu"]
+    assert reason == "its per-document values are lists: a corpus-level score, not a mean over documents"
+
+
+def test_a_folder_compared_with_itself_is_refused(tmp_path):
+    a, _ = planted(tmp_path)
+    proc = run_cli("lm-eval-xling", "compare", str(a), str(a / "."), check=False)
+    assert proc.returncode == 2 and "A and B are the same folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_results_are_reproducible_with_the_seed(tmp_path):
     a, b = planted(tmp_path)
     first = compare_runs(a, b, iters=500, seed=3).as_dict()

@@ -96,29 +96,32 @@ def test_paired_differences_by_question_id(report: tuple[Path, Path, Path]):
         cells = rows["model-a", task]
         assert cells[3] == f"{len(right) / len(order):.4f}" and cells[5] == str(len(order)), task
         assert cells[6] == (f"{len(invalid) / len(order):.4f}" if not task.endswith("_ll") else "-")
-        assert cells[7:9] == [str(n_paired), f"{(only_language - only_en) / n_paired:+.4f}"], task
-        low, high = map(float, re.fullmatch(r"\[(\S+), (\S+)\]", cells[9]).groups())
+        paired = set(order) & set(PLANTED["nsp_global_en_ll" if task.endswith("_ll") else "nsp_global_en"][1])
+        english = f"{len(set(reference) & paired) / n_paired:.4f}"  # English's accuracy on the paired items
+        assert cells[7:10] == [str(n_paired), english, f"{(only_language - only_en) / n_paired:+.4f}"], task
+        low, high = map(float, re.fullmatch(r"\[(\S+), (\S+)\]", cells[10]).groups())
         assert low <= (only_language - only_en) / n_paired <= high
-        assert cells[10:12] == [str(only_en), str(only_language)], task
+        assert cells[11:13] == [str(only_en), str(only_language)], task
         p = binomtest(only_en, only_en + only_language, 0.5).pvalue
-        assert float(cells[12]) == pytest.approx(p, abs=5e-5), task
+        assert float(cells[13]) == pytest.approx(p, abs=5e-5), task
         # pairing by doc_id would have counted other discordant items
         docs = {doc_id: item in right for doc_id, item in enumerate(order)}
         by_doc_id = sum(1 for doc_id, r in docs.items() if doc_id in reference and not r)
         assert by_doc_id != only_en, task
-    assert float(rows["model-a", "nsp_global_sw"][12]) == pytest.approx(0.021484375, abs=5e-5)
-    assert rows["model-a", "nsp_global_sw"][9].startswith("[-")  # worse than English: the interval is below 0
-    assert rows["model-a", "nsp_global_en"][7:] == ["-", "reference", "-", "-", "-", "-", "-", "reference", "-",
+    assert float(rows["model-a", "nsp_global_sw"][13]) == pytest.approx(0.021484375, abs=5e-5)
+    assert rows["model-a", "nsp_global_sw"][10].startswith("[-")  # worse than English: the interval is below 0
+    assert rows["model-a", "nsp_global_en"][7:] == ["-", "-", "reference", "-", "-", "-", "-", "-", "reference", "-",
                                                     "reference"]  # fmt: skip
-    assert rows["model-a", "nsp_global_en_ll"][13:] == ["-"] * 4  # a log-likelihood task reads no reply
-    assert rows["model-b", "nsp_global_de"][7:] == ["20", "+0.0000", "[0.0000, 0.0000]", "0", "0", "1.0000", "20",
-                                                    "+0.0000", "[0.0000, 0.0000]", "-"]  # fmt: skip
+    assert rows["model-a", "nsp_global_en_ll"][14:] == ["-"] * 4  # a log-likelihood task reads no reply
+    english = rows["model-b", "nsp_global_en"][3]  # every item paired: English's accuracy on them is its accuracy
+    assert rows["model-b", "nsp_global_de"][7:] == ["20", english, "+0.0000", "[0.0000, 0.0000]", "0", "0", "1.0000",
+                                                    "20", "+0.0000", "[0.0000, 0.0000]", "-"]  # fmt: skip
     # answered in both: Swahili's invalid replies (items 0-2) out, items 3-18 left: English right on 3-13 (11),
     # Swahili on 9-14 (6); its invalid rate (3 of 19) is 15.8 points above English's (0)
-    assert rows["model-a", "nsp_global_sw"][13:15] == ["16", f"{(6 - 11) / 16:+.4f}"]
-    assert rows["model-a", "nsp_global_sw"][16].startswith("part of this gap may be replies the reader could not")
-    assert rows["model-a", "nsp_global_de"][13:15] == ["20", "+0.2000"] and rows["model-a", "nsp_global_de"][16] == "-"
-    assert rows["model-a", "nsp_global_sw_ll"][13:] == ["-"] * 4
+    assert rows["model-a", "nsp_global_sw"][14:16] == ["16", f"{(6 - 11) / 16:+.4f}"]
+    assert rows["model-a", "nsp_global_sw"][17].startswith("part of this gap may be replies the reader could not")
+    assert rows["model-a", "nsp_global_de"][14:16] == ["20", "+0.2000"] and rows["model-a", "nsp_global_de"][17] == "-"
+    assert rows["model-a", "nsp_global_sw_ll"][14:] == ["-"] * 4
     assert ("model-b", "nsp_global_sw") not in rows
 
 
@@ -171,8 +174,8 @@ def test_compare_prints_each_runs_gaps(tmp_path: Path, capsys: pytest.CaptureFix
     rows = _gap_rows(out)
     for side in ("A", "B"):
         cells = rows[side, "nsp_global_sw"]
-        assert (cells[7], cells[8], cells[10], cells[11]) == ("19", f"{-8 / 19:+.4f}", "9", "1")
-        assert cells[13:15] == ["16", f"{(6 - 11) / 16:+.4f}"]
-        assert float(cells[12]) == pytest.approx(0.021484375, abs=5e-5)
+        assert (cells[7], cells[8], cells[9], cells[11], cells[12]) == ("19", "0.7368", f"{-8 / 19:+.4f}", "9", "1")
+        assert cells[14:16] == ["16", f"{(6 - 11) / 16:+.4f}"]
+        assert float(cells[13]) == pytest.approx(0.021484375, abs=5e-5)
     assert main(["compare", str(a), str(b), "--iters", "200", "--json"]) == 0
     assert "gap to en" not in capsys.readouterr().out

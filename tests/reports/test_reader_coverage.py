@@ -174,20 +174,28 @@ SW_FLAG = f"{READER_FLAG} (0.4000 against 0.1667 in nsp_global_en: +23.3 points)
 def _gap_rows(text: str) -> dict[tuple[str, str], list[str]]:
     section = text.split("## NSP Global: gap to en on identical items\n", 1)[1].split("\n## ", 1)[0]
     rows = [[c.strip() for c in line.strip("|").split(" | ")] for line in section.splitlines() if line.startswith("| ")]
-    assert rows[0][13:] == ["Answered in both n", "Gap to en, answered in both", "Answered gap 95% CI", "Reader"]
+    assert rows[0][14:] == ["Answered in both n", "Gap to en, answered in both", "Answered gap 95% CI", "Reader"]
     return {(cells[0], cells[1]): cells for cells in rows[1:]}
 
 
 def _check_answered_in_both(rows: dict[tuple[str, str], list[str]], run: str) -> None:
     sw, de = rows[run, "nsp_global_sw"], rows[run, "nsp_global_de"]
-    assert sw[6:9] == ["0.4000", "5", "-0.2000"]  # every paired item, invalid counted wrong
+    assert sw[6:10] == [
+        "0.4000",
+        "5",
+        "0.6000",
+        "-0.2000",
+    ]  # every paired item (English right on 3 of 5), invalid wrong
     ci = _fmt_ci(paired_difference(np.array([1, 1]), np.array([0, 1]), ITERS)[0])
-    assert sw[13:] == ["2", "-0.5000", ci, SW_FLAG]
+    assert sw[14:] == ["2", "-0.5000", ci, SW_FLAG]
     assert ci == "[-1.0000, 0.0000]"  # two items: the resampled means are -1, -1/2 and 0
     de_ci = _fmt_ci(paired_difference(np.array([1, 1, 1, 0, 1]), np.array([1, 1, 0, 0, 1]), ITERS)[0])
-    assert de[13:] == ["5", "-0.2000", de_ci, "-"]
-    assert rows[run, "nsp_global_en"][13:] == ["-", "reference", "-", "reference"]
-    assert rows[run, "nsp_global_sw_ll"][7:9] == ["6", "+0.5000"] and rows[run, "nsp_global_sw_ll"][13:] == ["-"] * 4
+    assert de[14:] == ["5", "-0.2000", de_ci, "-"]
+    assert rows[run, "nsp_global_en"][14:] == ["-", "reference", "-", "reference"]
+    assert (
+        rows[run, "nsp_global_sw_ll"][7:10] == ["6", "0.5000", "+0.5000"]
+        and rows[run, "nsp_global_sw_ll"][14:] == ["-"] * 4
+    )
 
 
 def test_report_gap_over_items_answered_in_both(tmp_path: Path):

@@ -210,6 +210,26 @@ def test_two_runs_of_one_model_are_two_labelled_rows_with_their_difference(tmp_p
     assert "base64," not in md and (tmp_path / "out" / "nsp.png").read_bytes().startswith(b"\x89PNG")
 
 
+def test_n_counts_the_documents_a_corpus_metric_was_computed_on(tmp_path: Path) -> None:
+    """A corpus-level metric (BLEU's per-document tuples, aggregated once) has no per-document number, yet it was
+    computed on every logged document: its n says so."""
+    _write_model(tmp_path / "runs", "model-a")
+    folder = tmp_path / "runs" / "model-a"
+    samples = folder / f"samples_nsp_english_{DATE}.jsonl"
+    lines = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()]
+    for sample in lines[:8]:
+        sample["metrics"].append("bleu")
+        sample["bleu"] = ["the reference", "the prediction"]
+    samples.write_text("".join(json.dumps(sample) + "\n" for sample in lines), encoding="utf-8")
+    results = folder / f"results_{DATE}.json"
+    data = json.loads(results.read_text(encoding="utf-8"))
+    data["results"]["nsp_english"]["bleu,none"] = 12.5
+    data["configs"]["nsp_english"]["metric_list"].append({"metric": "bleu", "aggregation": "bleu"})
+    results.write_text(json.dumps(data), encoding="utf-8")
+    md, _ = write_report([tmp_path / "runs"], tmp_path / "report", iters=50)
+    assert re.search(r"\| model-a \| nsp_english \| bleu \| 12\.5000 \| [^|]+ \| 8 \|", md.read_text(encoding="utf-8"))
+
+
 def test_a_nan_metric_is_shown_as_na_with_its_reason(tmp_path: Path) -> None:
     _write_model(tmp_path, "model-a")
     results = next((tmp_path / "model-a").glob("results_*.json"))
