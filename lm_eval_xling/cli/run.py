@@ -3,29 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from lm_eval_xling.child import lm_eval_command, run_child
 from lm_eval_xling.cli import command, launcher_argument
-from lm_eval_xling.config import DATA_ENV, built_root, local_root, raw_root
+from lm_eval_xling.config import DATA_ENV, built_root, cache_dir, local_root, raw_root
 from lm_eval_xling.errors import UserError
 
-# The demo (`run` without --tasks): one task per family, a few documents, short generations.
-DEMO_TASKS = ("nsp", "nsp_ll", "nsp_global_sw", "quench", "xparade_es_en", "xsense_pawsx_en", "ynq")
+# The demo (`run` without --tasks): a task of each family and NSP Global in English and four languages of other
+# families (Niger-Congo, Afro-Asiatic, Indo-European, Sino-Tibetan) on the same items, a few documents, short
+# generations; QUENCH without its per-group deltas and intervals (not defined on a few documents of one group).
+DEMO_GLOBAL = ("en", "sw", "am", "hi", "zh")
+DEMO_TASKS = ("nsp_hausa", *(f"nsp_global_{language}" for language in DEMO_GLOBAL), "quench", "xparade_es_en",
+              "xsense_pawsx_en", "ynq")  # fmt: skip
 DEMO_LIMIT = 3
-DEMO_GEN_KWARGS = "max_gen_toks=32"
+DEMO_GEN_KWARGS = "max_gen_toks=24"
+DEMO_METADATA = '{"report_delta": false}'
+DEMO_RESAMPLES = 1_000  # the demo report's bootstrap (10,000 by default): intervals on 3 documents are coarse anyway
 DEMO_MAX_LENGTH = 1024  # the embedded model's context in the demo: Y-NQ's documents cut to fit, prefill cheap on CPU
 SCALE_UP = """\
 Full runs: name the tasks, drop --limit (CoT and QUENCH then generate their full budgets), e.g.
+  lm-eval-xling run --tasks nsp_global --model_args pretrained=MODEL --apply_chat_template \\
+      --log_samples --output_path results/          # 44 languages, the same 920 questions, then:
+  lm-eval-xling report results/                      # each language's paired gap to English
   lm-eval-xling run --tasks nsp,nsp_cot,nsp_ll --model_args pretrained=MODEL --apply_chat_template \\
       --log_samples --output_path results/
   lm-eval-xling run --tasks quench,xparade,ynq --model_args pretrained=MODEL --apply_chat_template \\
       --log_samples --output_path results/
   lm-eval-xling consistency run --task xsense_pawsx --src en --tgt de --model_args pretrained=MODEL \\
-      --output_path runs/pawsx-en-de
-Results go where --output_path points (with --log_samples, `lm-eval-xling report results/` reads them)."""
+      --output_path runs/pawsx-en-de"""
 
 
 def ensure_local_data(raw: Path) -> Path:
@@ -48,12 +57,15 @@ def ensure_local_data(raw: Path) -> Path:
 
 
 def _dataset_present(task: str, root: Path) -> bool:
-    """Whether the local data root holds the dataset a demo task reads."""
+    """Whether the local data root holds the dataset (for NSP Global, the language) a demo task reads."""
     from lm_eval_xling.data.builders import builders
+    from lm_eval_xling.nsp_global.schema import NSP_GLOBAL
     from lm_eval_xling.ynq.tasks import CSV_NAME, HUB_ID
 
     if task == "ynq":
         return (root / HUB_ID / CSV_NAME).is_file()
+    if task.startswith("nsp_global_"):
+        return (root / NSP_GLOBAL.hub_id / task.removeprefix("nsp_global_")).is_dir()
     names = ["pawsx"] if task.startswith("xsense_") else [n for n in builders() if task.startswith(n)]
     return (root / builders()[max(names, key=len)].SPEC.hub_id / "README.md").is_file()
 
@@ -84,6 +96,13 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
         argv += ["--limit", str(limit)]
     if demo and "--gen_kwargs" not in extra:
         argv += ["--gen_kwargs", DEMO_GEN_KWARGS]
+    if demo and "--metadata" not in extra:
+        argv += ["--metadata", DEMO_METADATA]
+    output = _output_path(extra) if demo else None
+    if demo and output is None:  # the last demo's results, replaced by this one's
+        output = cache_dir() / "demo"
+        shutil.rmtree(output, ignore_errors=True)
+        argv += ["--output_path", str(output), "--log_samples"]
     argv += ["--batch_size", str(args.batch_size)]
     if args.model_args is None:
         from lm_eval_xling.embedded import model_dir
@@ -101,8 +120,43 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
         sys.argv = ["lm-eval-xling run", *argv[1:], *extra]  # lm-eval's errors then reach our one-line handler
         cli_evaluate()
     if demo:
+        _demo_summary(output)
         print(SCALE_UP)
     return 0
+
+
+def _output_path(extra: list[str]) -> Path | None:
+    """The --output_path among the arguments passed on to lm_eval, if any."""
+    for i, arg in enumerate(extra):
+        if arg == "--output_path" and i + 1 < len(extra):
+            return Path(extra[i + 1])
+        if arg.startswith("--output_path="):
+            return Path(arg.split("=", 1)[1])
+    return None
+
+
+def _demo_summary(output: Path) -> None:
+    """The demo's last screen: NSP Global's paired gap of each language to English (the point of the package), and
+    the report written from the run (where the run logged its samples)."""
+    from lm_eval_xling.nsp_global import REPORT
+    from lm_eval_xling.reports.gap import ReportError, language_gaps, load_runs, write_report
+
+    try:
+        _, page = write_report([output], output / "report", iters=DEMO_RESAMPLES)
+    except ReportError as err:  # no --log_samples: nothing per document to report on
+        print(f"report: {err}")
+        return
+    gaps = [g for g in language_gaps(load_runs([output], REPORT)[0], DEMO_RESAMPLES) if g.gap is not None]
+    if gaps:
+        print("\nNSP Global: each language against English on the same questions (paired by question id)")
+        print(f"{'task':<16} {'paired n':>8} {'English':>8} {'language':>9} {'gap':>8}  95% CI            McNemar p")
+    for i, g in enumerate(gaps):
+        if len({g.model for g in gaps}) > 1 and (i == 0 or gaps[i - 1].model != g.model):
+            print(f"run: {g.model}")
+        low, high = g.gap_ci
+        print(f"{g.task:<16} {g.n_paired:>8} {g.reference_paired:>8.3f} {g.reference_paired + g.gap:>9.3f} "
+              f"{g.gap:>+8.3f}  [{low:+.3f}, {high:+.3f}]  {g.p:.3f}")  # fmt: skip
+    print(f"\nReport (every task, plots): {page}\n")
 
 
 def _embedded_model(args: argparse.Namespace) -> int:

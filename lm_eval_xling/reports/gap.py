@@ -160,10 +160,10 @@ def _results(metrics: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def load_runs(folders: list[Path]) -> tuple[list[TaskRun], list[Run]]:
-    """(every (run, task) of a reported family under the folders, the runs in the order of the folders given): a
-    run's task comes from its newest results file that has it, with the per-document values of that file's own
-    sample log (refused when it is not the log of those results)."""
+def load_runs(folders: list[Path], family: ReportFamily | None = None) -> tuple[list[TaskRun], list[Run]]:
+    """(every (run, task) of a reported family (or of `family` only) under the folders, the runs in the order of the
+    folders given): a run's task comes from its newest results file that has it, with the per-document values of
+    that file's own sample log (refused when it is not the log of those results)."""
     files = [results for folder in folders for results in results_files(folder)]
     for results in files:
         values = metric_values(results.data)
@@ -175,7 +175,7 @@ def load_runs(folders: list[Path]) -> tuple[list[TaskRun], list[Run]]:
     task_runs = []
     for run in runs:
         for task, results in run.tasks().items():
-            if family_of(task) is None:
+            if family_of(task) is None or (family is not None and family_of(task) is not family):
                 continue
             config = (results.data.get("configs") or {}).get(task) or {}
             samples = results.checked_samples_path(task)
