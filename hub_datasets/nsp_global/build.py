@@ -317,7 +317,7 @@ class LanguageBuild:
     records: list[dict]
     stories: int
     misaligned: list[str]  # "0012 (11 pages in <repository>, English 12)" per story whose page count differs
-    mismatched: list[str]  # "0087 (pages 2 and 4 are ...)" per story the content check leaves out
+    mismatched: list[str]  # "0087 (pages 2 and 4 say the same in English, ...)" per story the content check leaves out
     unanswerable: int  # questions whose options read alike in this language
     partial: bool  # asks fewer than half of English's questions
     source: Path  # where the language's stories were read (for error messages)

@@ -21,7 +21,7 @@ NSP_GLOBAL = DatasetSpec(
         "option_b": Field(str),
         "label": Field(str, choices=("A", "B")),
         "language": Field(str),
-        "partial": Field(bool),  # the language has fewer than 10 stories aligned with English
+        "partial": Field(bool),  # the language asks fewer than half of English's questions
         "source": Field(str),  # the published repository the text comes from
         "license": Field(str),
         "author": Field(str),

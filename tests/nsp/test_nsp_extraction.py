@@ -224,7 +224,7 @@ def test_runaway_reply_is_judged_on_its_tail() -> None:
     assert extract_choice("A. " + rambling) is None
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.lists(st.sampled_from(_UNITS), min_size=1, max_size=8), st.integers(1, 20))
 def test_fuzz_megabyte_soups(units: list[str], tail: int) -> None:
     """A 1 MB mix of markers, letters and brackets never raises and is read in linear time."""
