@@ -571,10 +571,11 @@ def family_plot(rows: list[Row], title: str) -> bytes:
                           yerr=[[max(r.value - lo, 0.0)], [max(hi - r.value, 0.0)]], capsize=3)  # fmt: skip
             ax.bar_label(bars, [f"n={r.n}"], fontsize=6, padding=2)
     ax.set_xticks(range(len(groups)), [f"{t}\n{m}" for t, m in groups], rotation=30, ha="right", fontsize=7)
-    ax.set_title(f"{title}: metric per task (95% bootstrap CI; n documents on each bar)")
+    heading = f"{title}: metric per task (95% bootstrap CI; n documents on each bar)"
+    figure.suptitle("\n".join(textwrap.wrap(heading, 60)), fontsize=10)  # above the legend, whole at any width
     handles = [Patch(facecolor=colours[m], label=m) for m in metrics]
     handles += [Patch(facecolor="white", edgecolor="black", hatch=hatches[m], label=m) for m in models]
-    figure.legend(handles=handles, loc="outside right upper", fontsize=7)
+    figure.legend(handles=handles, loc="outside right", fontsize=7)
     buf = io.BytesIO()
     figure.savefig(buf, format="png", dpi=100)
     return buf.getvalue()
