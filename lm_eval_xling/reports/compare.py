@@ -214,9 +214,9 @@ def compare_runs(dir_a: Path, dir_b: Path, iters: int = RESAMPLES, seed: int = 0
     """Compare every task both folders' runs logged (see the module docstring)."""
     if iters < 1:
         raise UserError(f"iters is {iters}; give at least 1 bootstrap resample")
+    (run_a, logs_a), (run_b, logs_b) = run_logs(dir_a), run_logs(dir_b)  # a broken log is named first
     if dir_a.resolve() == dir_b.resolve():
         raise UserError(f"A and B are the same folder ({dir_a}): every difference would be 0; give two runs' folders")
-    (run_a, logs_a), (run_b, logs_b) = run_logs(dir_a), run_logs(dir_b)
     label_runs([run_a, run_b])
     comparison = Comparison(
         results={},
