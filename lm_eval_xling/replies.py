@@ -1,11 +1,13 @@
 """The one reply reader: what a careful human actually reads in a model's reply, before any family reads meaning.
 
-`read_reply` turns a raw reply into a `Reading`: only what follows a closed reasoning block (`<think>`, `<thinking>`,
-`<reasoning>`; a reply that only closes one started inside it; a block that never closes gave no answer), JSON
-objects and XML-like tags (`<answer>B</answer>`) read as "key: value" lines, code fences, markdown emphasis, block
-quotes and table rules gone, headings and list items kept as lines but marked as such, quotation marks of every
-script as ASCII quotes, full-width forms and other compatibility characters folded (NFKC). It also says where the
-reply refuses or states that it cannot tell.
+`read_reply` turns a raw reply into a `Reading`. First what the transport added is undone (`own_text`): chat-template
+tokens a server left in (the model's own turn is read), HTML entities, a reply JSON-encoded twice. Then only what
+follows a closed reasoning block is read (`<think>`, `<thinking>`, `<reasoning>`; a reply that only closes one
+started inside it; a block that never closes gave no answer), JSON objects and XML-like tags (`<answer>B</answer>`)
+read as "key: value" lines (a tool call's name is none; a multi-line value is lines of the reply), code fences,
+markdown emphasis and escapes, block quotes and table rules gone, headings and list items kept as lines but marked as
+such, quotation marks of every script as ASCII quotes, full-width forms and other compatibility characters folded
+(NFKC). It also says where the reply refuses or states that it cannot tell.
 
 Every step is a single pass of a regular expression without nested repeats or a scan of the text, so reading is
 linear in the reply; runaway replies are read on their last 50,000 characters.
@@ -14,6 +16,7 @@ linear in the reply; runaway replies are read on their last 50,000 characters.
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 import unicodedata
@@ -34,7 +37,20 @@ _CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>|^[ \t]*(?:\.\.\.|…)?do
 TERMINALS = "".join(regex.findall(r"\p{Sentence_Terminal}", "".join(map(chr, range(0x20, 0x20000)))))
 OTHER_TERMINALS = TERMINALS.translate(dict.fromkeys(map(ord, ".!?")))  # "।", "۔", "。": a sentence's end anywhere
 _QUOTES = str.maketrans({**dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'), **dict.fromkeys("‘’‚‛`´", "'")})
-_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\r": ""})
+_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\ufeff": "", "\r": ""})
+# Chat-template control tokens a server failed to strip: pipe-delimited (`<|im_end|>`, `<|eot_id|>`), Gemma's turn
+# marks and Llama 2's / Mistral's; a turn's opening names its role (`<|im_start|>assistant`, `<start_of_turn>model`).
+_TEMPLATE_TOKEN = re.compile(r"<\|[A-Za-z][\w.-]{0,30}\|>|<(?:start|end)_of_turn>|\[/?INST\]|</s>")
+_TURN_OPENING = re.compile(
+    r"\s*(?:<s>\s*)?(?:(?:<\|im_start\|>|<start_of_turn>|<\|start_header_id\|>)[ \t]*[A-Za-z_]{0,20}[ \t]*"
+    r"(?:<\|end_header_id\|>)?|\[INST\][^\[]{0,20000}\[/INST\])"  # Llama 2's instruction before its answer
+)
+_ARGUMENTS = frozenset(("arguments", "parameters", "args", "input"))  # what a tool call passes, beside its name
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
+# the escapes of a string JSON-encoded twice ('\\"Paris\\"\\n'); "\\t" and "\\r" only where no letter follows
+# ("\\text{...}" is LaTeX)
+_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|([n"\\/])|([tr])(?![A-Za-z]))')
+_ESCAPED = {"n": "\n", '"': '"', "\\": "\\", "/": "/", "t": "\t", "r": "\r"}
 _FIELD = "\ue200"  # opens a line of structured output (a JSON value, an XML-like tag)
 _VALUES = "\ue201"  # opens each value of a JSON list on its field line
 _TAG_ALONE = re.compile(r"^[ \t]*<(/?)([A-Za-z][\w-]{0,30})(?:[ \t][^<>\n/]{0,300})?/?>[ \t]*$")
@@ -49,11 +65,13 @@ EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
-_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣]|\d{1,3}[.)])[ \t]+")
+# a list item's mark; a number's may touch a word of a script written without spaces ("1．是当地...")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣]|\d{1,3}[.)])(?:[ \t]+|(?=[\u3000-\u9fff\uac00-\ud7af]))")
 _QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 _TABLE_RULE = re.compile(r"^[ \t|:\-]*-{3}[ \t|:\-]*$")
+_ESCAPED_MARK = re.compile(r"\\(?=[!-/:-@\[-`{-~])")  # Markdown's escape of a mark: "\\-", "\\*", "\\("
 # Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
-_EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~|\\(?=[()\[\]*_#.])")
+_EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~")
 _STRUCK = re.compile(r"~~[^~\n]{1,500}?~~")
 _BLANKS = re.compile(r"[ \t]+")
 # Emphasised runs inside a line: bold (**x**, __x__) and italic (*x*, _x_), each bounded and within the line.
@@ -113,8 +131,50 @@ class Reading:
         return "\n".join(line.text for line in self.lines)
 
 
+def _own_turn(text: str) -> str:
+    """The model's own turn where a chat template's tokens were left in: what follows the turn's opening (a role, an
+    echoed `[INST] ... [/INST]`), up to the first token that ends the turn or opens another (a server that ran past
+    its stop writes the next turns itself); HTML's `<s>...</s>` is no template."""
+    while opening := _TURN_OPENING.match(text):
+        text = text[opening.end() :]
+    kept, start, strike = "", 0, text.find("<s>")
+    for token in _TEMPLATE_TOKEN.finditer(text):
+        if token.start() < start or token[0] == "</s>" and 0 <= strike < token.start():
+            continue
+        kept += text[start : token.start()]
+        if kept.strip():
+            return kept
+        opening = _TURN_OPENING.match(text, token.start())
+        start = max(opening.end(), token.end()) if opening else token.end()
+    return kept + text[start:]
+
+
+def _unescaped(text: str) -> str:
+    """A reply JSON-encoded once more than it should be, as its reader sees it: a JSON string literal's value, or
+    the escapes of one ('\\"Paris\\"\\nIt is...') decoded where the reply has no line break of its own."""
+    stripped = text.strip()
+    if stripped.startswith('"') and isinstance(value := _parse(stripped), str):
+        return value
+    if "\n" in text or not _ESCAPE.search(text) or stripped.startswith(("{", "[")) and _parse(stripped) is not None:
+        return text  # (a JSON object keeps its escapes: they are read with it)
+    return _ESCAPE.sub(lambda m: chr(int(m[1], 16)) if m[1] else _ESCAPED[m[2] or m[3]], text)
+
+
+def own_text(reply: str) -> str:
+    """What a reader of the model's reply sees once the transport's additions are undone: the model's own turn,
+    HTML entities as their characters, a twice JSON-encoded reply decoded."""
+    reply = reply.lstrip("\ufeff")
+    if "<" in reply or "[/INST]" in reply:
+        reply = _own_turn(reply)
+    if "&" in reply and _ENTITY.search(reply):
+        reply = html.unescape(reply)
+    return _unescaped(reply) if "\\" in reply else reply
+
+
 def after_reasoning(reply: str) -> tuple[str, bool]:
-    """What follows the last closed reasoning block, and whether an opened block never closed."""
+    """What follows the last closed reasoning block of the model's own text (`own_text`), and whether an opened
+    block never closed."""
+    reply = own_text(reply)
     if closing := list(_CLOSE.finditer(reply))[-1:]:
         return reply[closing[0].end() :], False
     if opening := _OPEN.search(reply):
@@ -137,10 +197,16 @@ def _json_lines(value: object, key: str = "") -> list[str]:
     if value and isinstance(value, list) and all(isinstance(v, list) and len(v) > 1 and _plain(v) for v in value):
         rows = ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in value]
         return ([_field(key, "")] if key else []) + [f"\n{row}\n" for row in rows]
+    if isinstance(value, str) and value.lstrip()[:1] == "{" and isinstance(parsed := _parse(value), dict):
+        return _json_lines(parsed, key)  # a tool call's arguments, JSON in a string: '"{\\"verdict\\": ...}"'
+    if isinstance(value, dict) and _ARGUMENTS.intersection(value) and "name" in value:
+        value = {k: v for k, v in value.items() if k != "name"}  # a tool call: its name is no answer
     if isinstance(value, dict | list):
         nested = value.items() if isinstance(value, dict) else ((key, v) for v in value)
         lines = [line for k, v in nested for line in _json_lines(v, str(k) if isinstance(value, dict) else "")]
         return ([_field(key, "")] if key else []) + lines
+    if isinstance(value, str) and "\n" in value.strip():
+        return ([_field(key, "")] if key else []) + [f"\n{value}\n"]  # a reply's body in a field: its own lines
     return [_field(key, "" if value is None else str(value))]
 
 
@@ -219,6 +285,8 @@ def _line(raw: str) -> Line | None:
         return None
     if ">" in raw:
         raw = _QUOTE_MARK.sub("", raw)
+    if "\\" in raw:
+        raw = _ESCAPED_MARK.sub("", raw)  # "\\- \\(1971\\)": a list item, "(1971)"
     kind, values = "text", ()
     if "<" in raw and (tag := _TAG_ALONE.match(raw)):  # "<new>" over nested tags is their heading; "</new>" ends it
         return None if tag[1] or tag[2].lower() in _LAYOUT_TAGS else Line(tag[2], "heading")
@@ -238,7 +306,7 @@ def _line(raw: str) -> Line | None:
         raw = _STRUCK.sub("", raw)  # struck out: taken back ("~~B~~ A")
     emphasis = tuple(_emphasis(raw))
     # (each substitution only where it has something to do: this runs on every line of every reply)
-    text = _EMPHASIS.sub("", raw) if any(mark in raw for mark in "*_~\\") else raw
+    text = _EMPHASIS.sub("", raw) if any(mark in raw for mark in "*_~") else raw
     text = (_BLANKS.sub(" ", text) if "  " in text or "\t" in text else text).strip()
     if kind == "text" and (heading := _HEADING.match(text)):  # "**## Answer**" once emphasis is gone
         kind, text = "heading", text[heading.end() :]

@@ -178,7 +178,7 @@ def parse_binary(reply: object) -> float | None:
     last_line = text.strip().rsplit("\n", 1)[-1]
     if (yes_no := _YES_NO.get(last_line.strip(" .!。！").casefold())) is not None:
         return yes_no  # "Yes" alone, or after an echo of the question: the answer is correct
-    text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(" ", text))
+    text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(_unquoted_verdict, text))
     if fields := list(_BOOLEAN_FIELD.finditer(text)):  # {"is_correct": false, "reason": "..."}
         return float((fields[-1]["value"].lower() in ("true", "yes", "1")) == (_polarity(fields[-1]["key"]) == 1.0))
     undecided = [m.end() for m in _UNDECIDED.finditer(text)] + [m.end() for m in re.finditer(every("doubt"), text)]
@@ -219,6 +219,13 @@ def parse_binary(reply: object) -> float | None:
     if found is False:  # "No. The true answer is 1945": the opening word answers the question asked
         found = _YES_NO.get(opening[1].casefold()) if (opening := _OPENING.match(text)) else None
     return found if found is not False else None
+
+
+def _unquoted_verdict(quote: re.Match[str]) -> str:
+    """A quoted verdict word is the judge's verdict in quotes (`Urteil: „correct“`); any other quote (an answer
+    named, the prompt's wording) is no verdict of the judge's and is dropped."""
+    inner = quote[0][1:-1].strip(" .!。")
+    return f" {inner} " if _POLAR.fullmatch(inner) else " "
 
 
 def _without_gold(text: str) -> str:

@@ -9,7 +9,7 @@ above. Where a piece of a line is set apart, the rest of that line is the re-pri
 opening or ending with a mark the reply's legend explains ("🆕 = new", "[N] = new", "+ new, ~ inferable" in a diff)
 takes that label; a line of several labelled lists ("New: a New: b Inferable: c") is read one list at a time. A
 span labelled "same" or not labelled at all is no answer. A later correction ("move X to Inferable", "X belongs under
-Inferable", "drop X") is applied in order.
+Inferable", "drop X") is applied in order, to the span it names written with or without its punctuation.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from collections.abc import Iterator
 from itertools import islice
 
 from lm_eval_xling.replies import MAX_CHARS, TAKEN_BACK, after_reasoning
-from lm_eval_xling.xparade.span_f1 import SpanMatcher
+from lm_eval_xling.xparade.span_f1 import SpanMatcher, loose
 
 NEW, INF, SAME = "new", "inf", "same"
 _LABELS = (
     (
         NEW,
-        r"new|novel|nuevo|nueva|nuevos|nuevas|uninferable|non-inferable|not inferable|additional|नई|नया|नए|नवीन"
+        r"new|novel|nuevo|nueva|nuevos|nuevas|uninferable|non-inferable|not(?: \w+){0,2} inferable|additional|नई|नया|नए"
+        r"|नवीन"
         r"|not (?:found |stated |mentioned |given )?in the source|absent from the source"
         r"|nothing about this in the source|not in (?:the )?(?:\w+ )?(?:source|text)|no está en el original",
         r"新信息|新增|新的|新(?![\u4e00-\u9fff])|源段落没有提及|未提及",  # (not the 新 of 新高, "new high")
@@ -91,6 +92,8 @@ _CELL = re.compile(r"(?i)</?t[dh]\b[^>\n]{0,100}>")
 _SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|▸|\t|;;|\s\|\s|\||;|,|:|：|=|\s[-–—/]\s)\s*")
 _SPLIT = re.compile(r"(?<!\s)\s*(?:;;?|；)\s*")  # between spans on one line
 _FRAME = re.compile(r"^[\s\-*•·>#☑☐]*(?:(?:\d{1,3}|[a-z])[.)]\s+|[（(]\d{1,2}[)）]\s*)?")  # list marks, numbering
+# a comment in parentheses after a span, quoting what it is inferred from: '此前...三万人（由"创下历史新高"可推知）'
+_QUOTING_ASIDE = re.compile(r"(?<=\S)[ \t]*[(（][^()（）\n\"“”„«»「『]{0,100}[\"“„«「『][^()（）\n]{0,300}[)）]")
 _OFFSETS = re.compile(r"(?i)[\[(]\s*(?:chars?\s*)?\d+\s*[-–:]\s*\d+\s*[\])]:?|\bchars?\s+\d+\s*[-–]\s*\d+\s*:?")
 _GLOSS = re.compile(r"(?<!\s)\s*(?:\([^()\n]*\)|（[^（）\n]*）|\s[-–—]\s.*)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
@@ -300,6 +303,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
         legend |= dict.fromkeys(forms, _LABEL.search(m["label"]).lastgroup)
     legend |= {"+": NEW} if re.search(r"(?m)^\+ ", text) and "+" not in legend else {}  # a diff's added lines
     found: dict[str, str] = {}  # span -> label, in the order found
+    known: dict[str, str] = {}  # a span as first written, by its text without punctuation: a later mention is it
     heading: str | None = None
     under: dict[str, list[str]] = {}  # the spans listed under each label's heading
     for line in (part for whole in text.splitlines() for part in each_label(whole)):
@@ -321,7 +325,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
         moves = [m.end() for m in corrections if m["move"]]
         moved = _Labels(line).first_after(moves[-1]) if moves else None  # "move it to Inferable"
         dropped = any(m["drop"] for m in corrections)
-        line = _OFFSETS.sub(" ", line)
+        line = _QUOTING_ASIDE.sub(" ", _OFFSETS.sub(" ", line))
         pieces = [
             (spans, label) for readings, label, apart in _pieces(line) if (spans := _matched(readings, matcher, apart))
         ]
@@ -337,6 +341,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
             ]
         for spans, label in pieces:
             for span in spans:
+                span = known.setdefault(loose(span), span)  # "move "X" to Inferable" moves the "X." listed
                 label = moved or label or heading
                 if dropped and not moved:
                     found.pop(span, None)

@@ -64,16 +64,17 @@ def _strip_ws(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split())
 
 
-_DROPPED = {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Cf"}  # the categories `_loose` removes: punctuation, format
+_DROPPED = {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Cf"}  # the categories `loose` removes: punctuation, format
 
 
-def _loose(text: str) -> str:
+def loose(text: str) -> str:
+    """The tier-2 form: NFKC, casefolded, without whitespace, punctuation and format characters."""
     kept = (c for c in unicodedata.normalize("NFKC", text) if not c.isspace())
     return "".join(c for c in kept if unicodedata.category(c) not in _DROPPED).casefold()  # casefold is per character
 
 
 def _has_content(text: str) -> bool:
-    """Whether `_loose(text)` is not empty, found at the first character it keeps."""
+    """Whether `loose(text)` is not empty, found at the first character it keeps."""
     return any(not c.isspace() and unicodedata.category(c) not in _DROPPED for c in unicodedata.normalize("NFKC", text))
 
 
@@ -88,9 +89,9 @@ def _simplified():
 
 
 def _folded(text: str) -> str:
-    """The tier-3 form: `_loose`, then accents and nukta dropped, digits as ASCII, traditional Chinese simplified."""
-    loose = _ACCENTS.sub("", unicodedata.normalize("NFD", _loose(text)))
-    digits = ascii_digits(loose)
+    """The tier-3 form: `loose`, then accents and nukta dropped, digits as ASCII, traditional Chinese simplified."""
+    plain = _ACCENTS.sub("", unicodedata.normalize("NFD", loose(text)))
+    digits = ascii_digits(plain)
     if _HAN.search(digits):
         digits = _simplified().convert(digits)
     return unicodedata.normalize("NFC", digits)
@@ -140,7 +141,7 @@ class SpanMatcher:
     @cached_property
     def loose(self) -> _Index:
         """Built only for a span that has no exact match (most have one): normalising every token is the cost."""
-        return _Index(self.tokens, _loose)
+        return _Index(self.tokens, loose)
 
     @cached_property
     def folded(self) -> _Index:
@@ -176,7 +177,7 @@ class SpanMatcher:
         """(index, normaliser, whole tokens only) of each tier in turn; whether the partial tier applies is only
         worked out where the others found nothing."""
         yield "exact", _strip_ws, True
-        yield "loose", _loose, True
+        yield "loose", loose, True
         yield "folded", _folded, True
         if len(parts) == 1 and is_fragment(_folded(span)):
             yield "folded", _folded, False

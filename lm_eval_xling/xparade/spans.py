@@ -316,10 +316,11 @@ def read_span_lists(reply: object) -> SpanReading:
     )
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
     for i, line in enumerate(lines):
-        if _CONTINUATION.match(line.text) or _NEXT_EXAMPLE.match(line.text) and (
-            found.readable or stated or any(labelled.values())
-        ):  # fmt: skip
-            break  # (an echo of the prompt before the answer is read past)
+        if _CONTINUATION.match(line.text) or _NEXT_EXAMPLE.match(line.text):
+            if found.readable or stated or any(labelled.values()):
+                break  # the prompt's next example, invented after the answer
+            current = None  # an echo of the prompt or its example before the answer is read past
+            continue
         if line.kind == "row":
             continue  # tables are read below
         head = _heading(line)

@@ -190,6 +190,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
     """(label, text) of the lines that may hold the translation, labels cut off, preambles, asides and the
     original left out."""
     out, short = [], not (source and (_COLON.search(source, 0, _LABEL_MAX + 1) or _QUOTED_SPEECH.search(source)))
+    colon = bool(source) and source.rstrip().endswith((":", "："))  # "Premise:" is translated by a line ending so
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
         if line.kind == "row":
@@ -210,7 +211,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             text = _LEAD_SYMBOLS.sub("", text)
             if _ORIGINAL.match(label) or not text:
                 continue
-        elif more and (text.endswith((":", "：", "—", "–")) and len(text) <= 300 or _COURTESY.match(text)):
+        elif more and (_announces(text, colon) or _COURTESY.match(text)):
             continue  # "Here is the translation:", "Sure, here it is —", "Of course."
         elif _ORIGINAL.match(text):
             continue
@@ -220,6 +221,13 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             label = f"#{sum(1 for lab, _ in out if lab.startswith('#')) + 1}"  # a numbered alternative, maybe
         out.append((label, _named(line, text, source)))
     return out
+
+
+def _announces(text: str, colon: bool) -> bool:
+    """Whether a line ending in a colon or dash announces what follows; where the source itself ends in a colon,
+    only a line that talks of translating does ("Hypothesis:" -> "가설:" is the translation)."""
+    ends = text.endswith((":", "：", "—", "–")) and len(text) <= 300
+    return ends and (not colon or _TRANSLATION_LABEL.search(text) is not None)
 
 
 def _named(line: Line, text: str, source: str | None) -> str:
@@ -361,7 +369,8 @@ def clean_translation(reply: object, source: str | None = None) -> str:
         at = _after(candidates, reading.text, reading.text.rfind(revisions[-1]) + len(revisions[-1]))
     retracted = [line.text[lead.end() :] for line in reading.lines if (lead := _RETRACTED.search(line.text))]
     if retracted and retracted[-1].strip():  # the last revision inside a line: "So my final translation is: "...""
-        inline = [i for i, (_, text) in enumerate(candidates) if text and text in retracted[-1]]
+        last = retracted[-1]
+        inline = [i for i, (_, text) in enumerate(candidates) if text and (text in last or last in text)]
         at = inline[-1] if inline and inline[-1] > at else at
     label, first = candidates[at]
     first = _core(first) if _OPTION.match(label) and _SENTENCE_END.search(_core(first)) else first
