@@ -14,7 +14,6 @@ for a dataset built there, else to the Hub.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 DATA_ENV = "LM_EVAL_XLING_DATA"
@@ -46,15 +45,6 @@ def built_root() -> Path:
     """Where `lm-eval-xling data build` and the main job build the datasets by default; a task finds a dataset here
     with no setting."""
     return cache_dir() / "data"
-
-
-def write_cache_file(path: Path, data: bytes) -> None:
-    """Write a cache file in one step (written aside, then renamed): a run killed mid-write or running beside another
-    leaves either no file or the whole of one, never half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as f:
-        f.write(data)
-    os.replace(f.name, path)
 
 
 def judge_cache_path() -> Path:

@@ -254,3 +254,46 @@ def _redact_item(key: str, value: Any, where: str, removed: list[str]) -> Any:
         removed.append(f"{where}: host, dropped")
         return _DROPPED
     return redact(value, where, removed)
+
+
+def without_credentials(value: Any) -> Any:
+    """`value` (dicts and lists walked) without its credentials, everything else kept (paths and hosts a local file
+    may hold): credential keys dropped, `model_args` strings ('k=v,k=v') without their credential pairs, credentials
+    inside other strings as `<redacted>`. For the files lm_eval writes under a command of ours."""
+    if isinstance(value, dict):
+        return {
+            key: model_args_text(item) if key == "model_args" and isinstance(item, str) else without_credentials(item)
+            for key, item in value.items()
+            if not (is_credential_key(str(key)) and not _is_flag(item))
+        }
+    if isinstance(value, list):
+        return [without_credentials(item) for item in value]
+    if isinstance(value, str):
+        return _CREDENTIAL_VALUE.sub(PLACEHOLDER, value)
+    return value
+
+
+def model_args_text(text: str) -> str:
+    """A `model_args` string ('k=v,k=v') without its credential pairs, credentials inside its values redacted."""
+    pairs = [pair.partition("=") for pair in text.split(",")]
+    return ",".join(
+        f"{key}{sign}{_CREDENTIAL_VALUE.sub(PLACEHOLDER, item)}"
+        for key, sign, item in pairs
+        if not (sign and is_credential_key(key) and not _is_flag(item))
+    )
+
+
+def strip_credentials(results: list[Path]) -> None:
+    """Rewrite results files lm_eval wrote under a command of ours (with the user's `--model_args` and judge specs)
+    without their credentials (`without_credentials`)."""
+    import json
+
+    from lm_eval_xling.files import write_file
+
+    for path in results:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # not ours to mend: the readers of results files name it
+        if (clean := without_credentials(data)) != data:
+            write_file(path, json.dumps(clean, indent=2, ensure_ascii=False, default=str) + "\n")

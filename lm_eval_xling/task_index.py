@@ -51,7 +51,9 @@ def serve_builtin_index_from_cache(manager: ModuleType) -> None:
 def _builtin_index(builtin: Path, build) -> dict:
     from importlib.metadata import version
 
-    from lm_eval_xling.config import cache_dir, write_cache_file
+    from lm_eval_xling.config import cache_dir
+    from lm_eval_xling.errors import UserError
+    from lm_eval_xling.files import write_file
 
     stamp = f"{version('lm_eval')}|{builtin}|{builtin.stat().st_mtime_ns}"
     path = cache_dir() / "lm-eval-task-index" / f"{hashlib.sha1(stamp.encode()).hexdigest()}.pickle"
@@ -62,7 +64,7 @@ def _builtin_index(builtin: Path, build) -> dict:
         pass
     index = build([builtin])
     try:
-        write_cache_file(path, pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError as err:  # a read-only cache folder costs the next run its 6 s, nothing else
+        write_file(path, pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+    except UserError as err:  # a read-only cache folder costs the next run its 6 s, nothing else
         log.debug("lm-eval's task index not cached: %s", err)
     return index

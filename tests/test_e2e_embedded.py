@@ -97,3 +97,15 @@ def test_xparade_run_and_score_agree(tmp_path, embedded_model, local_data):
         assert 0 <= live[task]["unmatched_span_rate,spans"] <= 1
         for metric in ("new_f1,spans", "macro_f1,spans", "unmatched_span_rate,spans", "unreadable,spans"):
             assert rescored[task][metric] == pytest.approx(live[task][metric]), (task, metric)
+
+
+def test_a_run_that_could_save_nothing_says_so(tmp_path, local_data):
+    """lm-eval only warns where it cannot write its results; `run` then stops with one line and exit 2."""
+    taken = tmp_path / "taken"
+    taken.write_text("a file, not a folder", encoding="utf-8")
+    args = ["--model", "dummy", "--model_args", "", "--tasks", "nsp_hausa", "--limit", "1", "--log_samples"]
+    done = run_cli("lm-eval-xling", "run", *args, "--output_path", str(taken / "out"), check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().endswith(
+        f"--output_path {taken / 'out'}: lm_eval saved no results there; give a folder you can write to"
+    )

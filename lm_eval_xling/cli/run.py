@@ -6,6 +6,7 @@ import argparse
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from lm_eval_xling.child import lm_eval_command, run_child
@@ -86,6 +87,9 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
     Without --tasks it is the demo: every family's task at a few documents and short generations."""
     from lm_eval.__main__ import cli_evaluate
 
+    from lm_eval_xling.redact import strip_credentials
+    from lm_eval_xling.results.folders import results_written
+
     if args.limit is not None and args.limit <= 0:  # lm_eval reads 0 as "every document"
         raise UserError(f"--limit is {args.limit:g}; give a positive number of documents, or leave it out for all")
     root = ensure_local_data(args.raw)
@@ -111,14 +115,20 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
         argv += ["--model_args", model_args, "--apply_chat_template"]
     else:
         argv += ["--model_args", args.model_args]
-    if args.launcher:  # every process of the launcher runs lm_eval; lm-eval splits the documents among them
-        try:
+    output, started = output or _output_path(extra), time.time()
+    try:
+        if args.launcher:  # every process of the launcher runs lm_eval; lm-eval splits the documents among them
             run_child([*lm_eval_command(args.launcher), *argv[1:], *extra])
-        except subprocess.CalledProcessError as err:
-            raise UserError(f"lm_eval exited {err.returncode} under {args.launcher!r} (its output is above)") from None
-    else:
-        sys.argv = ["lm-eval-xling run", *argv[1:], *extra]  # lm-eval's errors then reach our one-line handler
-        cli_evaluate()
+        else:
+            sys.argv = ["lm-eval-xling run", *argv[1:], *extra]  # lm-eval's errors then reach our one-line handler
+            cli_evaluate()
+    except subprocess.CalledProcessError as err:
+        raise UserError(f"lm_eval exited {err.returncode} under {args.launcher!r} (its output is above)") from None
+    finally:
+        if output is not None:
+            strip_credentials(results_written(output, started))
+    if output is not None and not results_written(output, started):  # lm-eval only warns where it cannot save
+        raise UserError(f"--output_path {output}: lm_eval saved no results there; give a folder you can write to")
     if demo:
         _demo_summary(output)
         print(SCALE_UP)

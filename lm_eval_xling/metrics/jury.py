@@ -197,6 +197,12 @@ def _running(pid: int) -> bool:
     return True
 
 
+def _says_something(reply: Any) -> bool:
+    """Whether a judge's reply is one: an empty one (lm-eval's stand-in for an API's `"content": null`, a judge
+    that spent its tokens thinking) is a failure, never cached, asked again by the next run."""
+    return isinstance(reply, str) and bool(reply.strip())
+
+
 class _StoreEachReply:
     """lm-eval's cache hook: called by its models as each generation completes. Storing the reply then means a
     failure later in the same batch loses nothing, and nothing already answered is asked again."""
@@ -206,7 +212,7 @@ class _StoreEachReply:
 
     def add_partial(self, attr: str, req: tuple, res: Any) -> None:
         key = self.keys.get(req[0])
-        if attr == "generate_until" and key is not None and res is not None and key not in self.replies:
+        if attr == "generate_until" and key is not None and _says_something(res) and key not in self.replies:
             self.cache.put(key, self.judge, res)
             self.replies[key] = res
 
@@ -258,7 +264,7 @@ class Jury:
         lm.set_cache_hook(_StoreEachReply(self.cache, judge, keys_by_context, replies))
         self.calls += len(requests)
         for (key, _), answer in zip(items, lm.generate_until(requests), strict=True):
-            if answer is not None and key not in replies:
+            if _says_something(answer) and key not in replies:
                 self.cache.put(key, judge, answer)
                 replies[key] = answer
 

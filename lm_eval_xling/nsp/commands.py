@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lm_eval_xling.cli import command
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import write_file
 
 
 def _features(args: argparse.Namespace) -> int:
@@ -48,8 +49,7 @@ def _factors(args: argparse.Namespace) -> int:
     report = analyse(args.samples, args.features, args.out, args.deltas)
     text = markdown(report)
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "factors.md").write_text(text, encoding="utf-8")
+        write_file(args.out / "factors.md", text)
     print(json.dumps(report.as_dict(), indent=2) if args.json else text)
     return 0
 

@@ -35,6 +35,7 @@ import numpy as np
 
 from lm_eval_xling.data import jsonl_lines
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import save_figure
 from lm_eval_xling.redact import public_name, safe_filename
 from lm_eval_xling.results.logs import SamplesError, read_samples, task_name_from_path
 
@@ -443,9 +444,7 @@ def error_plot(fit: Fit, x: np.ndarray, y: np.ndarray, path: Path) -> Path:
         axes.set_ylim(-0.02, 1.02)
         if j == 0:
             axes.set_ylabel("error rate (95% interval)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, format="png", dpi=80)
-    return path
+    return save_figure(figure, path, dpi=80)
 
 
 def confusion_plot(c: Confusion, path: Path) -> Path:
@@ -463,9 +462,7 @@ def confusion_plot(c: Confusion, path: Path) -> Path:
     axes.set_xticks([0, 1], ["CoT right", "CoT wrong"])
     axes.set_yticks([0, 1], ["direct right", "direct wrong"])
     axes.set_title(f"{c.model} / {c.language}: direct vs CoT", fontsize=9)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, format="png", dpi=80)
-    return path
+    return save_figure(figure, path, dpi=80)
 
 
 @dataclass

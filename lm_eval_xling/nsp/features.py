@@ -213,15 +213,22 @@ def feature_batches(
 
 
 def done_ids(path: Path) -> set[str]:
-    """Ids already written to `path`; a torn last line (a run killed mid-write) is cut off so appending stays valid."""
+    """Ids already written to `path`. A torn last line (a run killed mid-write: no line break after it) is cut off so
+    appending stays valid; any other line that is no feature row stops with the line named, losing nothing."""
     if not path.is_file():
         return set()
     ids, kept = set(), 0
     with path.open("rb") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             try:
-                ids.add(json.loads(line)["id"])
-            except (ValueError, KeyError):
+                if line.strip():
+                    ids.add(json.loads(line)["id"])
+            except (ValueError, KeyError, TypeError):
+                if line.endswith(b"\n"):
+                    raise FeaturesError(
+                        f"{path}: line {number}: not a feature row (a JSON object with an id, UTF-8); fix or delete "
+                        "the file to recompute"
+                    ) from None
                 break
             kept += len(line)
     if kept < path.stat().st_size:

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import save_figure
 from lm_eval_xling.reports.contrasts import family_of
 from lm_eval_xling.reports.coverage import INVALID, ReaderCoverage, reader_coverage
 from lm_eval_xling.reports.gap import (
@@ -296,6 +297,4 @@ def forest_plot(comparison: Comparison, path: Path) -> Path:
     axes.set_xlabel("B - A (95% paired bootstrap interval; red: excludes 0)")
     if not rows:
         axes.text(0.5, 0.5, "no metric to compare", transform=axes.transAxes, ha="center")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, format="png", dpi=100)
-    return path
+    return save_figure(figure, path, dpi=100)

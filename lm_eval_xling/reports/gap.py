@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import write_file
 from lm_eval_xling.reports.contrasts import ReportFamily, families, family_of
 from lm_eval_xling.reports.coverage import (
     COVERAGE_HEADER,
@@ -715,6 +716,6 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
     section("Invalid answers", header, invalid_cells, "No task logs the metric `invalid`.")
     page.append("</body></html>")
     md_path, html_path = out / "report.md", out / "report.html"
-    md_path.write_text("\n".join(md), encoding="utf-8")
-    html_path.write_text("\n".join(page), encoding="utf-8")
+    write_file(md_path, "\n".join(md))
+    write_file(html_path, "\n".join(page))
     return md_path, html_path

@@ -32,6 +32,7 @@ import yaml
 
 import lm_eval_xling
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import write_file
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +159,6 @@ def write_hub_results(submission: dict, out_dir: Path, date: str | None = None) 
         if path in written:
             raise HubResultsError(f"{task}: its file name {path.name} is that of another task already written")
         text = yaml.safe_dump([entry], sort_keys=False, allow_unicode=True, width=1000)
-        path.write_text(_header(task, entry) + text, encoding="utf-8")
+        write_file(path, _header(task, entry) + text)
         written.append(path)
     return written

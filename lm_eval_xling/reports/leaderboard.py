@@ -50,6 +50,7 @@ from typing import Any
 
 import lm_eval_xling
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import write_file
 from lm_eval_xling.redact import redact
 from lm_eval_xling.results.folders import ResultsFile, results_files
 from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, model_args_dict, read_samples, sample_lines
@@ -373,6 +374,5 @@ def write_submission(
     text = json.dumps(submission, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     validate(json.loads(text))
     out = out or results_dir / DEFAULT_OUT
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    write_file(out, text)
     return out, submission, notes

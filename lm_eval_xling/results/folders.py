@@ -13,7 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lm_eval_xling.results.logs import SamplesError, check_pairing, read_results, task_name_from_path
+from lm_eval_xling.redact import without_credentials
+from lm_eval_xling.results.logs import (
+    SamplesError,
+    check_pairing,
+    model_args_dict,
+    read_results,
+    task_name_from_path,
+)
+
+_SEEDS = ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
+_DEFAULT_SEEDS = (0, 1234, 1234, 1234)  # lm_eval's --seed default
 
 
 @dataclass(frozen=True)
@@ -85,6 +95,52 @@ def logged_documents(path: Path) -> int | None:
     if not all(isinstance(s, dict) for s in samples):
         return None
     return len({json.dumps(s.get("doc_id")) for s in samples})
+
+
+def results_written(output: Path, since: float) -> list[Path]:
+    """The results files lm_eval wrote for `--output_path output` since `since` (time.time()): under the folder, or
+    beside a `.json` path as `<stem>_<date>.json`, as lm-eval names them."""
+    output = Path(output)
+    found = output.parent.glob(f"{output.stem}_*.json") if output.suffix == ".json" else output.rglob("results_*.json")
+    try:
+        return sorted(path for path in found if path.stat().st_mtime >= since)
+    except OSError:
+        return []
+
+
+def _option(command: list[str], flag: str) -> str | None:
+    """The value of `flag` in an lm_eval command line (`--flag value` or `--flag=value`), the last one given."""
+    found = None
+    for i, arg in enumerate(command):
+        if arg == flag and i + 1 < len(command):
+            found = command[i + 1]
+        elif arg.startswith(f"{flag}="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def ran(command: list[str]) -> Callable[[ResultsFile], bool]:
+    """The `same_run` test of a staged command: a results file counts for `command` (an lm_eval command line) only
+    where it was written by the same model, model_args (credentials aside: a rotated key asks the same, and the
+    results files our commands leave hold none), --limit and --seed. The one check of run identity of every
+    resumable command: a finished folder of another model or limit is never taken for this run's."""
+    model, args = _option(command, "--model"), without_credentials(model_args_dict(_option(command, "--model_args")))
+    limit = _option(command, "--limit")
+    seed = _option(command, "--seed")
+    seeds = [int(s) if s.strip().lower() != "none" else None for s in seed.split(",")] if seed else []
+    seeds = (seeds * 4 if len(seeds) == 1 else seeds + list(_DEFAULT_SEEDS[len(seeds) :]))[:4]
+
+    def same(results: ResultsFile) -> bool:
+        config = results.data.get("config", {})
+        logged_limit = config.get("limit")
+        return (
+            config.get("model") == model
+            and without_credentials(model_args_dict(config.get("model_args"))) == args
+            and (None if logged_limit is None else float(logged_limit)) == (None if limit is None else float(limit))
+            and [config.get(key, default) for key, default in zip(_SEEDS, _DEFAULT_SEEDS, strict=True)] == seeds
+        )
+
+    return same
 
 
 def complete_samples(

@@ -138,10 +138,10 @@ class Aligner:
         path = self.cache_folder / f"{hashlib.sha1(json.dumps(pair).encode()).hexdigest()}.json"
         if path.is_file():
             return [(int(t), int(s), float(h)) for t, s, h in json.loads(path.read_text(encoding="utf-8"))]
-        from lm_eval_xling.config import write_cache_file
+        from lm_eval_xling.files import write_file
 
         found = self._compute(target, target_words, source, source_words)
-        write_cache_file(path, json.dumps(found).encode())
+        write_file(path, json.dumps(found))
         return found
 
     def _compute(self, target: str, target_words: Spans, source: str, source_words: Spans) -> list:

@@ -21,6 +21,7 @@ import inspect
 import json
 import math
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,10 +29,10 @@ from typing import Any
 import yaml
 
 from lm_eval_xling.child import lm_eval_command, run_child
-from lm_eval_xling.config import write_cache_file
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.redact import public_name
-from lm_eval_xling.results.folders import complete_samples
+from lm_eval_xling.files import write_file
+from lm_eval_xling.redact import model_args_text, public_name, strip_credentials, without_credentials
+from lm_eval_xling.results.folders import complete_samples, ran, results_written
 from lm_eval_xling.results.logs import read_samples
 from lm_eval_xling.results.replay import DOCUMENT_KEYS
 from lm_eval_xling.xsense import CONSISTENCY_REPORT, quality, selftrans, translation
@@ -104,8 +105,7 @@ class Run:
         override = {"task": task, "dataset_path": "json", "dataset_kwargs": {"data_files": {"test": str(docs)}},
                     "test_split": "test", "num_fewshot": 0, **dict.fromkeys(DOCUMENT_KEYS)}  # fmt: skip
         path = self.output / "tasks" / f"{name}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump({"group": f"consistency_{name}", "task": [override]}), encoding="utf-8")
+        write_file(path, yaml.safe_dump({"group": f"consistency_{name}", "task": [override]}))
         return path
 
     def stage(
@@ -119,10 +119,6 @@ class Run:
     ) -> Path:
         """Run one stage unless its sample log exists; return the log. With `docs`, the task runs on them."""
         out = self.output / name
-        if (done := complete_samples(out, task)) is not None:
-            print(f"consistency: stage {name} done already ({done}); skipped", flush=True)
-            return done
-        out.mkdir(parents=True, exist_ok=True)
         model_args = self.rerun_model_args() if rerun else self.model_args
         tasks = str(self.task_file(name, task, docs)) if docs is not None else task
         command = [*lm_eval_command(self.launcher), "--model", self.model, "--model_args", model_args]
@@ -133,7 +129,14 @@ class Run:
             command += ["--metadata", json.dumps(metadata)]
         if rerun:
             command += ["--seed", RERUN_SEEDS]
-        print(f"consistency: stage {name}: {' '.join(command)}", flush=True)
+        if (done := complete_samples(out, task, ran(command))) is not None:
+            print(f"consistency: stage {name} done already ({done}); skipped", flush=True)
+            return done
+        out.mkdir(parents=True, exist_ok=True)
+        flags = ["", *command[:-1]]
+        shown = [model_args_text(a) if flag == "--model_args" else a for flag, a in zip(flags, command, strict=True)]
+        print(f"consistency: stage {name}: {without_credentials(' '.join(shown))}", flush=True)  # keys kept back
+        started = time.time()
         try:
             run_child(command)
         except subprocess.CalledProcessError as err:
@@ -141,7 +144,9 @@ class Run:
                 f"stage {name}: lm_eval exited {err.returncode} (its output is above); the same command again "
                 "resumes here, finished stages are kept"
             ) from None
-        log = complete_samples(out, task)
+        finally:
+            strip_credentials(results_written(out, started))
+        log = complete_samples(out, task, ran(command))
         if log is None:
             raise RuntimeError(f"stage {name}: lm_eval wrote no complete sample log under {out}")
         return log
@@ -222,7 +227,7 @@ def reviewed_instruction(plan: Run, texts: dict[str, str]) -> dict[str, str]:
     path = plan.output / INSTRUCTION
     if not path.is_file():
         pieces = {name: texts[f"instruction/{name}"] for name in fields}
-        path.write_text(json.dumps(pieces, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        write_file(path, json.dumps(pieces, ensure_ascii=False, indent=2) + "\n")
     pieces = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(pieces, dict) or set(pieces) != set(fields):
         raise ValueError(f"{path}: expected an object with exactly the keys {fields}")
@@ -280,7 +285,7 @@ def run(plan: Run) -> dict[str, Any] | None:
     if translated is not None:
         report["logs"]["translate"] = recorded(plan.output, translated)
     text = json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False)
-    write_cache_file(plan.output / CONSISTENCY_REPORT, text.encode("utf-8"))  # whole or absent, never torn
+    write_file(plan.output / CONSISTENCY_REPORT, text)
     return report
 
 

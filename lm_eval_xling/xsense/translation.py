@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import write_file
 from lm_eval_xling.results.logs import SamplesError, read_samples
 from lm_eval_xling.xsense.declarations import Translatable
 from lm_eval_xling.xsense.prompts import TRANSLATE, directions
@@ -159,9 +160,7 @@ def collapsed(declaration: Translatable, docs: dict[int, dict], translated: dict
 
 
 def write_jsonl(path: Path, records: list[dict]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-    return path
+    return write_file(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
 
 
 def round_trip(forward: list[dict[str, Any]], texts: dict[str, str]) -> list[dict[str, Any]]:

@@ -108,6 +108,33 @@ def test_torn_last_line_is_cut_off(tmp_path):
     assert path.read_text(encoding="utf-8") == '{"id": "a"}\n{"id": "b"}\n'
 
 
+@pytest.mark.parametrize(
+    "text, line",
+    [('{"id": "a"}\n{"id": "b"}\n# a comment\n{"id": "c"}\n', 3), ('{"id": "a"}\nnot json\n', 2)],
+)
+def test_a_bad_line_inside_the_file_stops_the_run_and_keeps_every_row(tmp_path, text, line):
+    path = tmp_path / "f.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(nf.FeaturesError, match=rf"f.jsonl: line {line}: not a feature row"):
+        nf.done_ids(path)
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_blank_lines_are_no_rows_and_no_errors(tmp_path):
+    path = tmp_path / "f.jsonl"
+    path.write_text('{"id": "a"}\n\n{"id": "b"}\n', encoding="utf-8")
+    assert nf.done_ids(path) == {"a", "b"}
+
+
+def test_a_utf16_copy_stops_the_run_and_is_left_whole(tmp_path):
+    path = tmp_path / "f.jsonl"
+    path.write_text('{"id": "a"}\n{"id": "b"}\n', encoding="utf-16")
+    size = path.stat().st_size
+    with pytest.raises(nf.FeaturesError, match="line 1: not a feature row"):
+        nf.done_ids(path)
+    assert path.stat().st_size == size
+
+
 def _features(lm_path, *extra):
     args = ["--subset", "sw", "--lm", f"sw={lm_path}", "--embedder", "use", "--batch-size", "2", *extra]
     return run_cli("lm-eval-xling", "nsp-features", *args).stdout

@@ -158,6 +158,16 @@ def test_faults_are_retried_and_nothing_is_judged_twice(tmp_path, server):
         assert proxy.forwarded_ok == len(PROMPTS)  # the re-run asked only for what was missing
 
 
+def test_a_reply_without_content_is_a_failure_never_cached(tmp_path, server):
+    with FaultProxy(server.port) as proxy:
+        proxy.faults.extend(["null"])
+        units = _jury(proxy.port, tmp_path / "c.sqlite", timeout="15").judge(PROMPTS[:1], parse_binary, max_tokens=8)
+        assert "error" in units[0]["faulty"] and proxy.injected == 1
+        assert len(VerdictCache(tmp_path / "c.sqlite")) == 0
+        again = _jury(proxy.port, tmp_path / "c.sqlite", timeout="15").judge(PROMPTS[:1], parse_binary, max_tokens=8)
+        assert "reply" in again[0]["faulty"] and proxy.forwarded_ok == 1  # the judge, fixed, is asked again
+
+
 def test_server_killed_mid_run_then_restarted_resumes(tmp_path, server):
     with FaultProxy(server.port) as proxy:
         restarting = threading.Timer(1.0, server.start)

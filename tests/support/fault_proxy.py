@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import http.client
+import json
 import threading
 import time
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+_NULL_CONTENT = {
+    "object": "chat.completion",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": "length"}],
+}
+
 
 class FaultProxy:
     """Faults, taken one per request in order: "500", "429" (Retry-After: 1), "timeout" (hang `hang_s`),
-    "garbage" (200 with a non-JSON body); with the queue empty, requests are forwarded."""
+    "garbage" (200 with a non-JSON body), "null" (200, a chat completion whose content is null); with the queue empty,
+    requests are forwarded."""
 
     def __init__(self, upstream_port: int, hang_s: float = 6.0):
         self.upstream_port = upstream_port
@@ -57,8 +64,8 @@ class FaultProxy:
                     self.end_headers()
                     self.wfile.write(b"{}")
                     return
-                if fault == "garbage":
-                    payload = b"<html>definitely not json"
+                if fault in ("garbage", "null"):
+                    payload = b"<html>definitely not json" if fault == "garbage" else json.dumps(_NULL_CONTENT).encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
