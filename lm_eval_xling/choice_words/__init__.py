@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -46,6 +47,23 @@ def base_language(language: str | None) -> str | None:
         return None
     code = language.replace("_", "-").lower()
     return _SAME_LANGUAGE.get(code) or _SAME_LANGUAGE.get(code.split("-")[0]) or code.split("-")[0]
+
+
+def script(character: str) -> str:
+    """The script of a letter as Unicode's character names give it ("LATIN", "CJK", "DEVANAGARI"); Japanese's two
+    syllabaries are one, "KANA" (a line may be all katakana)."""
+    name = unicodedata.name(character, "").split(" ", 1)[0]
+    return "KANA" if name in ("HIRAGANA", "KATAKANA") else name
+
+
+@cache
+def scripts(language: str | None) -> frozenset[str]:
+    """The scripts a language is written in, read off its own word file (each script of at least a tenth of its
+    letters: Japanese is CJK and KANA); empty for a language without a file."""
+    words = [str(w) for kind in KINDS for w in _file(base_language(language) or "").get(kind) or ()]
+    letters = Counter(script(c) for word in words for c in word if c.isalpha())
+    total = sum(letters.values())
+    return frozenset(name for name, n in letters.items() if n >= total / 10)
 
 
 def entries(kind: str, language: str | None = None, own: bool = False) -> tuple[str, ...]:

@@ -92,8 +92,11 @@ _NEGATED = re.compile(rf"(?:{_negators()})(?:[ \t]+[^\s]{{1,4}})?[ \t]+$")
 # a negator after the verdict word, in languages that put it there: "doğru değil", "सही नहीं", "درست نیست"
 _NEGATED_AFTER = re.compile(rf"[ \t]*(?:{_negators(_NEGATOR_LAST)})")
 _CUT_OFF = re.compile(
-    r"(?i)\b(?:judge?ment|verdict|decision|evaluation|assessment|score|rating|grade)[ \t]+(?:is|would[ \t]+be)[ \t]*$"
-)
+    r"(?i)\b(?:judge?ment|verdict|decision|evaluation|assessment|score|rating|grade)(?:[ \t]+(?:is|would[ \t]+be)"
+    r"|[ \t]*[:：])[ \t]*$"
+)  # "... so my judgement is", "Overall score:": cut off where the verdict was to follow
+# a verdict line that names both verdicts ("Judgement: correct / incorrect"): a hedge, not the prompt's wording
+_BOTH_STATED = re.compile(r"(?i)^[^\n:：]{1,40}[:：][ \t*]*(?:in)?correct[ \t*]*(?:/|\bor\b)[ \t*]*(?:in)?correct\W*$")
 # a structured verdict: "is correct: false", "correct: yes" (the shared reader writes JSON keys so)
 _BOOLEAN_FIELD = re.compile(
     rf"(?im)^[ \t]*(?:is[ \t]+)?(?P<key>{_NEGATIVE}|{_POSITIVE})[ \t]*:[ \t]*(?P<value>true|false|yes|no|1|0)[ \t]*$"
@@ -178,6 +181,8 @@ def parse_binary(reply: object) -> float | None:
     last_line = text.strip().rsplit("\n", 1)[-1]
     if (yes_no := _YES_NO.get(last_line.strip(" .!。！").casefold())) is not None:
         return yes_no  # "Yes" alone, or after an echo of the question: the answer is correct
+    if _BOTH_STATED.match(last_line.strip()):
+        return None
     text = _PROMPT_WORDING.sub(" ", _QUOTED.sub(_unquoted_verdict, text))
     if fields := list(_BOOLEAN_FIELD.finditer(text)):  # {"is_correct": false, "reason": "..."}
         return float((fields[-1]["value"].lower() in ("true", "yes", "1")) == (_polarity(fields[-1]["key"]) == 1.0))
@@ -319,12 +324,18 @@ _LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—→]\s*)(?<![\d.]){_NUMBER}\s*[.
 
 _FIVE_FIRST = re.compile(
     r"(?<![\d.])(5)(?:-?[^\s\d]{1,3}(?=[ \t]))?[ \t]*(?:点|點|점|分)?[ \t]*"
-    r"(?:üzerinden|में[ \t]+से|মধ্যে|中|만점에|満点中)[ \t]*(\d(?:\.5)?)(?!\.?\d)"
+    r"(?:üzerinden|में[ \t]+से|মধ্যে|中|만점에|満点中)[ \t、,，]*(\d(?:\.5)?)(?!\.?\d)"
 )  # "5 üzerinden 3", "5 में से 3", "5点中3点", "5점 만점에 2점"
+# "4 分（满分 5 分）": a score, then its scale in brackets
+_UNIT = r"[ \t]*[分点點점][ \t]*"
+_SCORE_THEN_SCALE = re.compile(
+    rf"(?<![\d.])(\d(?:\.5)?){_UNIT}[（(][ \t]*(?:满分|滿分|満点|만점)[ \t]*5(?:{_UNIT})?[）)]"
+)
 _HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
 _AS_SCORE = (
     (re.compile(r"\\boxed\{[ \t]*(\d+(?:\.\d+)?)[ \t]*\}"), r"Score: \1"),
+    (_SCORE_THEN_SCALE, r"Score: \1"),
     (re.compile(r"(?<![\d.])(\d)[ \t]*(?:½|1⁄2)"), r"\1.5"),
     (re.compile(r"(?i)(?<![\d.])(\d(?:\.5)?)[ \t]*stars?\b"), r"Score: \1"),
     (re.compile(r"⭐{1,5}"), lambda m: f"Score: {len(m[0])}"),

@@ -132,7 +132,10 @@ _UNKNOWN = (
     r"|one of\b.*"  # "one of the two brothers": no name
 )
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
-_GLOSS = re.compile(r"[ \t]+(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;]|$)")
+# (no space before it after a word of a script without spaces: "郑和(Zheng He)")
+_GLOSS = re.compile(
+    r"(?:[ \t]+|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)"
+)
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
@@ -260,10 +263,11 @@ def _no_answer() -> re.Pattern[str]:
 @cache
 def _answer_noun() -> re.Pattern[str]:
     """The format's statement in the reply's language: a noun for "answer" of any language (the choice words)
-    among a sentence's first words, then a colon or a short word before the answer ("उत्तर है: शाहजहाँ", "La
-    respuesta es ...", "答案是...")."""
+    among a sentence's first words (or characters, in scripts without spaces: "所以答案是..."), then a colon or a short
+    word before the answer ("उत्तर है: शाहजहाँ", "La respuesta es ...", "答案是...")."""
     return re.compile(
-        rf"(?:^|(?<=[.!?।。][ \t]))(?:[^\s.!?।。]+[ \t]+){{0,3}}?{pattern('answer')}[^\s:：(]*"
+        rf"(?:^|(?<=[.!?।。][ \t])|(?<=。))(?:[^\s.!?।。]+[ \t]+|[\u3040-\u30ff\u4e00-\u9fff]){{0,3}}?"
+        rf"{pattern('answer')}[^\s:：(]*"
         r"(?:[ \t]*\([^()\n]{1,20}\))?"  # "उत्तर (Answer):"
         r"(?:[ \t]*[:：—–]|[ \t]+[^\s:：.!?।。]{1,4}(?=[ \t:：])[ \t]*[:：—–]?|(?<=[\u4e00-\u9fff])[是为]"
         r"|(?<=[\u3040-\u30ff\u4e00-\u9fff])は)[ \t]*"  # "答案是...", "答えは...です"

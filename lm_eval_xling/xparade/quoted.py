@@ -282,6 +282,22 @@ def _turned(line: str, pieces: list[tuple[list[str], str | None]]) -> list[tuple
     return [*pieces[:last], (pieces[last][0], label[1]), *pieces[last + 1 :]]
 
 
+def lists_start(reply: str) -> int | None:
+    """Where the reply's last stated lists begin (the earlier of the last New and the last Inferable heading), None
+    where it states none: what a reply quotes before its lists is its deliberation ('"X" -> same', 'is "Y" inferable?'),
+    not its answer; what follows them may still correct them."""
+    last: dict[str, int] = {}
+    offset = 0
+    for line in reply.splitlines(keepends=True):
+        bare = line.strip().strip("*#_ ")
+        if len(bare) < 200 and (_LABEL_COLON.match(bare) or _LABEL_ONLY.match(bare)):
+            label = _LABEL.search(bare)
+            if label and label.lastgroup in (NEW, INF):
+                last[label.lastgroup] = offset
+        offset += len(line)
+    return min(last.values()) if last else None
+
+
 def corrects(reply: str) -> bool:
     """Whether a reply corrects a list it gave ("move X to Inferable", "drop X")."""
     return _CORRECTION.search(reply) is not None

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lm_eval_xling.replies import Line, read_reply
-from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, read_quoted
+from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, lists_start, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
@@ -359,6 +359,10 @@ def read_span_lists(reply: object) -> SpanReading:
                 close()
                 current = None  # prose after a list ends it
                 continue
+            if not entries and _EMPTY.match(_clean(line.text)):
+                close()
+                current = None  # "Inferable:" then "none": stated empty; what follows is no item of it
+                continue
             saw_items = saw_items or line.kind == "item"
             entries += _entries(line.text)
     close()
@@ -445,9 +449,11 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     unmatched = [span for span in new + inf if not match(span)]
     if not reading.readable and reading.undecided:  # '"X" might be new, or inferable; I can't tell': no answer
         return [], [], False
-    if quoted := read_quoted(text, match):
+    start = lists_start(text) if reading.readable and isinstance(text, str) else None
+    if quoted := read_quoted(text if start is None else text[start:], match):
         covered = {i for span in new + inf for i in match(span)}
-        if not reading.readable or unmatched or corrects(text) or _covers_more(quoted, covered, match):
+        more = start is None and _covers_more(quoted, covered, match)  # (after headed lists only a correction counts)
+        if not reading.readable or unmatched or corrects(text[start or 0 :]) or more:
             found = quoted[0] + quoted[1]  # a span of the lists that holds none of these stays, counted unmatched
             missed = [span for span in unmatched if len(unmatched) > _COMPARED or not any(f in span for f in found)]
             return quoted[0] + [s for s in missed if s in new], quoted[1] + [s for s in missed if s not in new], True

@@ -36,7 +36,7 @@ def input_translations(log) -> tuple[dict[int, list[tuple[str, str]]], str]:
         if doc["reference"] is None:  # an instruction piece, a sentence of a long input, or no human version
             continue
         doc_id = int(doc["key"].split("/", 1)[0])
-        items[doc_id].append((clean_translation(sample["resps"][0][0], doc["text"]), doc["reference"]))
+        items[doc_id].append((clean_translation(sample["resps"][0][0], doc["text"], language), doc["reference"]))
     return dict(items), language
 
 

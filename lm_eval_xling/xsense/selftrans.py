@@ -46,7 +46,7 @@ def instruction(released: str, source: str, target: str) -> list[str]:
     """The released replies to the instruction pieces (prefix, suffix, the word "Sentence"), cleaned as the
     model's own are (quotes around a reply removed)."""
     replies = json.loads(_read(folder("instruction", released, source, target) / "responses.json").read_text("utf-8"))
-    return [clean_translation(reply) for reply in replies]
+    return [clean_translation(reply, target=target) for reply in replies]
 
 
 def translations(declaration: Translatable, docs: dict[int, dict], source: str, target: str) -> dict[str, str]:

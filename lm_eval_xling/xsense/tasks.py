@@ -141,8 +141,11 @@ def load_translation_requests(docs: str | None = None, **_: Any) -> datasets.Dat
 
 
 def clean_translations(resps: list[list[str]], docs: list[dict]) -> list[list[str]]:
-    """Filter form of `clean_translation`, with each request's source text."""
-    return [[clean_translation(r, doc.get("text")) for r in rs] for rs, doc in zip(resps, docs, strict=True)]
+    """Filter form of `clean_translation`, with each request's source text and target language."""
+    return [
+        [clean_translation(r, doc.get("text"), doc.get("target_language")) for r in rs]
+        for rs, doc in zip(resps, docs, strict=True)
+    ]
 
 
 def translation_results(doc: dict[str, Any], results: list[str]) -> dict[str, tuple]:

@@ -73,7 +73,10 @@ def requests(
 
 def read_translations(path: Path) -> dict[str, str]:
     """{request key: translation} from a translation stage's sample log (raw replies, cleaned here)."""
-    return {s["doc"]["key"]: clean_translation(s["resps"][0][0], s["doc"]["text"]) for s in read_samples(path).values()}
+    return {
+        s["doc"]["key"]: clean_translation(s["resps"][0][0], s["doc"]["text"], s["doc"].get("target_language"))
+        for s in read_samples(path).values()
+    }
 
 
 def input_keys(texts: dict[str, str], doc_id: int, field: str) -> list[str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from lm_eval_xling.choice_words import script, scripts
 from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, Line, after_reasoning, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
@@ -35,6 +36,7 @@ _SHORT_LABEL = re.compile(
     r"|[A-Za-z]{2,3}[ \t]*(?:→|->)[ \t]*[A-Za-z]{2,3})"
     r"(?:[ \t]*\([^()\n]{1,20}\))?"
 )  # "Hindi", "தமிழ்", "ZH", "EN → HA", "Target (FR)", "Bengali (বাংলা)"
+_ARROW = re.compile(r"[ \t]*(?:→|->|⇒|=>)[ \t]*")
 _LEAD_SYMBOLS = re.compile(rf"^[{EMOJI}→⇒>•·\s]+")  # "🇩🇪 ", "→ "
 _ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
 # "<translation lang="en">": as "<translation>"
@@ -190,7 +192,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
     """(label, text) of the lines that may hold the translation, labels cut off, preambles, asides and the
     original left out."""
     out, short = [], not (source and (_COLON.search(source, 0, _LABEL_MAX + 1) or _QUOTED_SPEECH.search(source)))
-    colon = bool(source) and source.rstrip().endswith((":", "："))  # "Premise:" is translated by a line ending so
+    announced = ""  # a label on a line of its own ("Final translation:"): the next line's
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
         if line.kind == "row":
@@ -204,14 +206,18 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             continue  # "### Translation", "## Hausa Translation"
         if _ASIDE.match(text) or len(_TONE_MARKED.findall(text)) >= 2 and more:
             continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ...", "Běijīng jīntiān ..."
+        if source and (arrow := _ARROW.search(text)) and same_text(text[: arrow.start()], source):
+            text = text[arrow.end() :]  # "假设： → Hypothesis:": the source, then its translation
         if labelled := _label(text, short):
             label, text = labelled
             if (again := _label(text)) and again[1]:  # "Translation: Translation: ..."
                 text = again[1]
             text = _LEAD_SYMBOLS.sub("", text)
+            if not text and _TRANSLATION_LABEL.search(label):
+                announced = label
             if _ORIGINAL.match(label) or not text:
                 continue
-        elif more and (_announces(text, colon) or _COURTESY.match(text)):
+        elif more and (_announces(text, source) or _COURTESY.match(text)):
             continue  # "Here is the translation:", "Sure, here it is —", "Of course."
         elif _ORIGINAL.match(text):
             continue
@@ -219,15 +225,20 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             continue  # the original repeated before its translation, or one of its sentences
         if not label and line.kind == "item":
             label = f"#{sum(1 for lab, _ in out if lab.startswith('#')) + 1}"  # a numbered alternative, maybe
-        out.append((label, _named(line, text, source)))
+        out.append((label or announced, _named(line, text, source)))
+        announced = ""
     return out
 
 
-def _announces(text: str, colon: bool) -> bool:
+def _announces(text: str, source: str | None) -> bool:
     """Whether a line ending in a colon or dash announces what follows; where the source itself ends in a colon,
-    only a line that talks of translating does ("Hypothesis:" -> "가설:" is the translation)."""
-    ends = text.endswith((":", "：", "—", "–")) and len(text) <= 300
-    return ends and (not colon or _TRANSLATION_LABEL.search(text) is not None)
+    only a line that talks of translating or is far longer than the source does ("Hypothesis:" -> "가설:" is the
+    translation, "I'll keep it parallel to the source:" is not)."""
+    if not (text.endswith((":", "：", "—", "–")) and len(text) <= 300):
+        return False
+    if not (source and source.rstrip().endswith((":", "："))):
+        return True
+    return _TRANSLATION_LABEL.search(text) is not None or len(text) > 3 * len(source.strip()) + 20
 
 
 def _named(line: Line, text: str, source: str | None) -> str:
@@ -347,9 +358,17 @@ def _block(reply: str, source: str) -> str | None:
     return None
 
 
-def clean_translation(reply: object, source: str | None = None) -> str:
+def _written_in(text: str, wanted: frozenset[str]) -> bool:
+    """Whether most letters of `text` are of the scripts `wanted` (a line without letters is of any)."""
+    letters = [c for c in text if c.isalpha()]
+    return not letters or 2 * sum(script(c) in wanted for c in letters) >= len(letters)
+
+
+def clean_translation(reply: object, source: str | None = None, target: str | None = None) -> str:
     """The translation in a reply (see the module docstring); `source` is the text that was sent, whose
-    sentence count tells how many lines a translation spans, and which a reply's echo of it is not."""
+    sentence count tells how many lines a translation spans, and which a reply's echo of it is not; `target`, the
+    language asked for: a line mostly in other scripts than the language's (talk in English before a Korean
+    translation, a Japanese reply to a Chinese request) is not its translation."""
     source = source if isinstance(source, str) else None
     if isinstance(reply, str) and "<" in reply:
         reply = _ATTRIBUTES.sub(r"<\1>", reply)
@@ -359,6 +378,8 @@ def clean_translation(reply: object, source: str | None = None) -> str:
     if source and "\n" in source.strip() and (block := _block(reply, source)):
         return block
     candidates = _candidates(reading.lines, source)
+    if candidates and (wanted := scripts(target)):
+        candidates = [candidate for candidate in candidates if _written_in(candidate[1], wanted)]
     if not candidates:
         return ""
     boxed = [i for i, (_, text) in enumerate(candidates) if "boxed" in text and _BOXED.search(text)]
