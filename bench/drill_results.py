@@ -547,6 +547,14 @@ def _args(*args: str) -> Prepare:
     return lambda base, cwd: list(args)
 
 
+def _file_then(name: str, then: list[str]) -> Prepare:
+    def prepare(base: Base, cwd: Path) -> list[str]:
+        (cwd / name).write_text("a file, not a folder", encoding="utf-8")
+        return then
+
+    return prepare
+
+
 def _empty(name: str, then: list[str]) -> Prepare:
     def prepare(base: Base, cwd: Path) -> list[str]:
         (cwd / name).mkdir()
@@ -658,6 +666,53 @@ RESULTS_CASES = [
     ResultsCase("submit: results but no samples", _submit(_no_samples, "--allow_partial"), says=("samples",)),
     ResultsCase("compare: results but no samples", _compare(_no_samples, run_b), says=("samples",)),
     ResultsCase("run: --limit 0", _args(*DUMMY_RUN, "--limit", "0"), says=("limit",), needs=DATA),
+    # issue 38, second round: arguments accepted silently or ending in a traceback
+    ResultsCase("run: --limit nan", _args(*DUMMY_RUN, "--limit", "nan"), says=("limit",), needs=DATA),
+    ResultsCase("run: an unknown task", _args(*DUMMY_RUN[:3], "--tasks", "nope_task"), says=("nope_task",), needs=DATA),
+    ResultsCase("run: --tasks ''", _args(*DUMMY_RUN[:3], "--tasks", ""), says=("tasks",), needs=DATA),
+    ResultsCase(
+        "run: --output_path under a file",
+        _file_then("taken", [*DUMMY_RUN[:5], "--model_args", "", "--limit", "1", "--output_path", "taken/out"]),
+        says=("taken/out",),
+        needs=DATA,
+    ),  # fmt: skip
+    ResultsCase(
+        "report: --iters 2000000000", _args("report", "runs", "--iters", "2000000000"), says=("iters",), needs=NONE
+    ),
+    ResultsCase("compare: --seed -1", _args("compare", "a", "b", "--seed", "-1"), says=("seed",), needs=NONE),
+    ResultsCase(
+        "ynq-lengths: --buckets 0", _args("ynq-lengths", "x.jsonl", "--buckets", "0"), says=("buckets",), needs=NONE
+    ),
+    ResultsCase(
+        "ynq-lengths: falling --edges",
+        _args("ynq-lengths", "x.jsonl", "--edges", "900,300"),
+        says=("edges",),
+        needs=NONE,
+    ),
+    ResultsCase(
+        "nsp-features: --batch_size 0", _args("nsp-features", "--batch_size", "0"), says=("batch_size",), needs=NONE
+    ),
+    ResultsCase(
+        "consistency run: --limit -3",
+        _args(
+            "consistency",
+            "run",
+            "--model_args",
+            "",
+            "--task",
+            "xsense_pawsx",
+            "--src",
+            "en",
+            "--tgt",
+            "de",
+            "--output_path",
+            "cr",
+            "--limit",
+            "-3",
+        ),
+        says=("limit",),
+        needs=NONE,
+    ),  # fmt: skip
     ResultsCase(
         "data build: missing raw folder",
         _args("data", "build", "--out", "built"),

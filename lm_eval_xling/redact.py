@@ -4,15 +4,17 @@ A key is a credential when a word of it (split at `_`, `-`, `.`) holds `secret` 
 `token_path`; not `max_tokens`, `tokenizer` or a tokenizer's `pad_token`), when it starts with `aws_`, or when its last
 word names one (`api_key`, `access_key_id`, `password`, `bearer`, `authorization`, `headers`, ...), unless its value is
 empty or a flag (`token=True` asks for the locally stored token and holds none). A value is a credential when it
-carries one: `user:pass@host` (with or without a scheme), `Bearer ...`, or a Hugging Face (`hf_...`), OpenAI-style
-(`sk-...`), GitHub (`ghp_...`) or AWS (`AKIA...`) key. A URL, a `host:port`, `localhost` and any address that is not
-globally routable (private, loopback, link-local) name a host, as does a `host`, `hostname` or `proxy` key; all
-these are dropped.
+carries one: `user:pass@host` (with or without a scheme), `Bearer ...`, a Hugging Face (`hf_...`), OpenAI-style
+(`sk-...`), GitHub (`ghp_...`), AWS (`AKIA...`), Slack (`xoxb-...`) or Google (`AIza...`) key, a JSON web token or an
+e-mail address. A URL, a `host:port`, `localhost` and any address that is not
+globally routable (private, loopback, link-local) name a host, as does a `host`, `hostname`, `proxy`, `server` or
+`endpoint` key; all these are dropped.
 
 A local path (absolute, `~/`, `./`, `../`, `file://`, a Windows path, or a relative one with two separators or that
 exists) becomes `local:<folder name>:<id>`; a Hugging Face id `org/name` stays. The id is the first 12 hex of the
 sha256 of the model's weights where the path holds them (the same model anywhere gets the same id), else a hash of the
-path keyed by a random secret of this user, so that guessing paths cannot reverse it.
+path keyed by a random secret of this user, so that guessing paths cannot reverse it. Any relative path under a key
+that names one (`cache_dir=data/alice_cache`) becomes `local:<id>`: its folder name may name its user.
 
 `redact` cleans run metadata (dicts, lists), `redact_text` free text (headings, Markdown, file names), `public_name`
 a model's name, lm-eval's folder name for a local model (`__home__me__model`) included.
@@ -33,10 +35,12 @@ from typing import Any
 
 from lm_eval_xling.config import cache_dir
 
-_CREDENTIAL_WORDS = {"key", "apikey", "password", "passwd", "pwd", "bearer", "authorization", "auth", "credential",
-                     "credentials", "header", "headers", "cookie", "cookies"}  # fmt: skip
+_CREDENTIAL_WORDS = {"key", "apikey", "password", "passwd", "pwd", "pass", "passphrase", "bearer", "authorization",
+                     "auth", "credential", "credentials", "header", "headers", "cookie", "cookies", "login", "user",
+                     "username"}  # fmt: skip
 _SPECIAL_TOKENS = {"bos", "eos", "pad", "unk", "sep", "cls", "mask"}  # `pad_token="</s>"` configures a tokenizer
-_HOST_WORDS = {"host", "hostname", "proxy", "proxies"}
+_HOST_WORDS = {"host", "hostname", "proxy", "proxies", "server", "endpoint"}
+_PATH_WORDS = {"dir", "directory", "path", "file", "folder", "root"}  # `cache_dir=data/alice_cache` is a local path
 _FLAGS = {"", "true", "false", "none", "null", "0", "1"}
 _DEVICES = {"cpu", "cuda", "mps", "xpu", "npu", "hpu", "xla", "meta"}  # `cuda:1` is a device, not host:port
 _WEIGHTS = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
@@ -50,6 +54,10 @@ _CREDENTIAL = (
     r"|\bsk-[A-Za-z0-9_-]{20,}"
     r"|\bgh[pousr]_[A-Za-z0-9]{30,}"
     r"|(?-i:\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)"
+    r"|\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]{4,}"  # a JSON web token
+    r"|\bxox[abposr]-[A-Za-z0-9-]{10,}"  # Slack
+    r"|(?-i:\bAIza[\w-]{30,})"  # Google
+    r"|\b[\w.+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*\.[a-z]{2,24}\b"  # an e-mail address
 )
 _CREDENTIAL_VALUE = re.compile(_CREDENTIAL, re.IGNORECASE)
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
@@ -191,10 +199,13 @@ def local_reference(path: str) -> str:
 
 def public_name(name: str) -> str:
     """A model name fit to publish: a local path, or lm-eval's folder name for one (`__home__me__model`), as
-    `local_reference`; anything else (`org/name`, `org__name`) as it is."""
+    `local_reference`; a URL or one holding a credential as `redact_text` leaves it; anything else (`org/name`,
+    `org__name`) as it is."""
     if _FOLDER_OF_PATH.search(name) and not re.search(r"[/\\]", name):
         return local_reference(name.replace("__", "/"))
-    return local_reference(name) if is_local_path(name) else name
+    if is_local_path(name):
+        return local_reference(name)
+    return redact_text(name) if names_host(name) or _CREDENTIAL_VALUE.search(name) else name
 
 
 def redact_text(text: str) -> str:
@@ -253,6 +264,10 @@ def _redact_item(key: str, value: Any, where: str, removed: list[str]) -> Any:
     if _words(key)[-1] in _HOST_WORDS and not _is_flag(value):
         removed.append(f"{where}: host, dropped")
         return _DROPPED
+    if _words(key)[-1] in _PATH_WORDS and isinstance(value, str) and re.search(r"[/\\]", value.strip("/\\")):
+        reference = "local:" + local_reference(value).rsplit(":", 1)[1]  # no folder name: it may name its user
+        removed.append(f"{where}: local path, replaced by {reference}")
+        return reference
     return redact(value, where, removed)
 
 

@@ -62,12 +62,19 @@ def test_debug_shows_the_traceback(tmp_path):
     ("argv", "named"),
     [
         (["run", "--tasks", "nsp_hausa", "--limit", "0"], "run: --limit is 0; give a positive number of documents"),
-        (["report", "x", "--iters", "-5"], "report: --iters is -5; give at least 1 bootstrap resample"),
+        (["run", "--tasks", "nsp_hausa", "--limit", "inf"], "run: --limit is inf; give a positive number"),
+        (["report", "x", "--iters", "-5"], "lm-eval-xling report: argument --iters: -5 is out of range"),
+        (
+            ["report", "x", "--iters", "2000000000"],
+            "lm-eval-xling report: argument --iters: 2000000000 is out of range",
+        ),
         (["nsp-features", "--limit", "0"], "nsp-features: --limit is 0; give a positive number of questions"),
     ],
 )
-def test_a_limit_or_resample_count_below_one_is_refused_not_read_as_all(argv, named):
-    """lm_eval reads --limit 0 as every document: refused before anything runs."""
+def test_a_limit_or_resample_count_out_of_range_is_refused_in_one_line(argv, named, capsys):
+    """lm_eval reads --limit 0 as every document, and two billion resamples never end: refused before anything
+    runs, in one line."""
     with pytest.raises(SystemExit) as refused:
         main(argv)
-    assert refused.value.code == 2 and str(refused.value).startswith(named)
+    said = capsys.readouterr().err.strip().splitlines()
+    assert refused.value.code == 2 and len(said) == 1 and said[0].startswith(named)

@@ -15,6 +15,9 @@ RESULTS_CASES = [
     "report: missing folder",
     "consistency table: torn consistency.json",
     "data build: missing raw folder",
+    "report: --iters 2000000000",
+    "ynq-lengths: falling --edges",
+    "consistency run: --limit -3",
 ]
 COLUMNS = ("case", "command", "exit", "traceback", "outcome", "secrets", "first line")
 

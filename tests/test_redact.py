@@ -48,6 +48,14 @@ def own_cache(monkeypatch, tmp_path):
         ("db_secret_value", "abc"),
         ("hf_token", "abc"),
         ("token_path", "/run/token"),
+        ("pass", "hunter2"),
+        ("passphrase", "correct horse"),
+        ("login", "alice"),
+        ("username", "alice"),
+        ("note", "alice@example.org"),  # an e-mail address, a JSON web token, Slack's and Google's keys, anywhere
+        ("note", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl"),
+        ("note", "xoxb-123456789012-abcdefghijkl"),
+        ("note", "AIzaSyA1234567890abcdefghijklmnopqrst"),
     ],
 )
 def test_credentials_are_recognised(key, value):
@@ -75,6 +83,18 @@ def test_credentials_are_recognised(key, value):
 def test_ordinary_arguments_are_kept(key, value):
     assert not is_credential(key, value)
     assert redact({key: value}, "model_args", removed := []) == {key: value} and removed == []
+
+
+def test_hosts_and_paths_are_known_by_their_keys_too():
+    removed = []
+    kept = redact({"server": "gpu-node-7", "cache_dir": "data/alice_cache", "pretrained": "org/name"}, "m", removed)
+    assert kept["pretrained"] == "org/name" and "server" not in kept
+    assert kept["cache_dir"].startswith("local:") and "alice" not in kept["cache_dir"]
+    assert len(removed) == 2
+
+
+def test_a_model_named_by_a_url_is_published_without_its_credentials_and_host():
+    assert public_name("http://alice:hunter2@10.44.55.66:8000/v1/models/m") == "<redacted>"
 
 
 def test_redact_walks_nested_values_and_says_what_it_removed():

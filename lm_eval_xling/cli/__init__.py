@@ -48,7 +48,7 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose `--flag_name` options also answer to `--flag-name`."""
+    """An ArgumentParser whose `--flag_name` options also answer to `--flag-name`, and whose errors are one line."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _Formatter)
@@ -58,12 +58,44 @@ class Parser(argparse.ArgumentParser):
         aliases = [n.replace("_", "-") for n in names if n.startswith("--") and "_" in n]
         return super().add_argument(*names, *aliases, **kwargs)
 
+    def error(self, message: str):
+        """A bad argument: one line naming the command and the argument (`--help` shows the usage), exit 2."""
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
 
 def command(sub: argparse._SubParsersAction, name: str, example: str, **kwargs) -> Parser:
     """A subcommand whose `--help` ends with a worked example."""
     cmd = sub.add_parser(name, epilog=f"example:\n  {example}", **kwargs)
     cmd.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of an error")
     return cmd
+
+
+def whole_number(low: int, high: int | None = None):
+    """An argparse type: a whole number from `low` (to `high`); anything else is argparse's one-line error, exit 2."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or high is not None and value > high:
+            bounds = f"from {low} to {high}" if high is not None else f"of {low} or more"
+            raise argparse.ArgumentTypeError(f"{value} is out of range: give a whole number {bounds}")
+        return value
+
+    return parse
+
+
+def rising_numbers(text: str) -> list[int]:
+    """An argparse type: comma-separated whole numbers above 0, each greater than the one before ("500,1000,1500")."""
+    try:
+        values = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give whole numbers separated by commas") from None
+    if values[0] < 1 or any(b <= a for a, b in zip(values, values[1:], strict=False)):
+        raise argparse.ArgumentTypeError(f"{text!r}: give numbers above 0, each greater than the one before")
+    return values
 
 
 def launcher_argument(cmd: Parser) -> None:

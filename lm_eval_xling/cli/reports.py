@@ -7,18 +7,16 @@ import json
 import sys
 from pathlib import Path
 
-from lm_eval_xling.cli import command
-from lm_eval_xling.errors import UserError
+from lm_eval_xling.cli import command, whole_number
 from lm_eval_xling.stats import RESAMPLES
 
+ITERS = whole_number(1, 1_000_000)  # bootstrap resamples: 100 times the default is plenty, more only hangs
 HUB_FOLDER = ".eval_results"  # where a Hub model repository keeps its eval results
 
 
 def _report(args: argparse.Namespace) -> int:
     from lm_eval_xling.reports.gap import write_report
 
-    if args.iters < 1:
-        raise UserError(f"--iters is {args.iters}; give at least 1 bootstrap resample")
     for path in write_report(args.results_dirs, args.out or args.results_dirs[0], args.iters):
         print(path)
     return 0
@@ -66,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "results_dirs", nargs="+", type=Path, metavar="RESULTS_DIR", help="lm_eval --output_path folder"
     )
     report.add_argument("--out", type=Path, help="output folder (default: the first RESULTS_DIR)")
-    report.add_argument("--iters", type=int, default=RESAMPLES, help=f"bootstrap resamples (default {RESAMPLES})")
+    report.add_argument("--iters", type=ITERS, default=RESAMPLES, help=f"bootstrap resamples (default {RESAMPLES})")
     report.set_defaults(func=_report)
 
     submit = command(
@@ -103,6 +101,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     compare.add_argument("b", type=Path, help="run B's folder (the difference is B - A)")
     compare.add_argument("--json", action="store_true", help='print {task: {metric: {"a", "b", "diff", "ci", ...}}}')
     compare.add_argument("--plot", type=Path, metavar="FILE.png", help="write a forest plot of B - A")
-    compare.add_argument("--iters", type=int, default=RESAMPLES, help=f"bootstrap resamples (default {RESAMPLES})")
-    compare.add_argument("--seed", type=int, default=0, help="seed of numpy's default_rng")
+    compare.add_argument("--iters", type=ITERS, default=RESAMPLES, help=f"bootstrap resamples (default {RESAMPLES})")
+    compare.add_argument("--seed", type=whole_number(0), default=0, help="seed of numpy's default_rng")
     compare.set_defaults(func=_compare)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 import subprocess
 import sys
@@ -90,7 +91,7 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
     from lm_eval_xling.redact import strip_credentials
     from lm_eval_xling.results.folders import results_written
 
-    if args.limit is not None and args.limit <= 0:  # lm_eval reads 0 as "every document"
+    if args.limit is not None and not (math.isfinite(args.limit) and args.limit > 0):  # lm_eval reads 0 as "all"
         raise UserError(f"--limit is {args.limit:g}; give a positive number of documents, or leave it out for all")
     root = ensure_local_data(args.raw)
     demo = args.tasks is None
@@ -124,6 +125,8 @@ def _run(args: argparse.Namespace, extra: list[str]) -> int:
             cli_evaluate()
     except subprocess.CalledProcessError as err:
         raise UserError(f"lm_eval exited {err.returncode} under {args.launcher!r} (its output is above)") from None
+    except ValueError as err:  # lm-eval's word for a bad argument ("Tasks not found: ..."); --debug shows where
+        raise UserError(f"lm_eval: {err}") from err
     finally:
         if output is not None:
             strip_credentials(results_written(output, started))

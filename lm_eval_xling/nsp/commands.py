@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from lm_eval_xling.cli import command
+from lm_eval_xling.cli import command, whole_number
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.files import write_file
 
@@ -70,7 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     lm_help = "causal LM for every language, or LANG=PATH for one (repeatable; default: the embedded one)"
     features.add_argument("--lm", action="append", metavar="[LANG=]PATH", help=lm_help)
     features.add_argument("--embedder", default=PAPER_EMBEDDER, help="sentence-transformers model, or `use`")
-    features.add_argument("--batch_size", type=int, default=16, help="questions per forward pass (2 sequences each)")
+    features.add_argument(
+        "--batch_size", type=whole_number(1), default=16, help="questions per forward pass (2 sequences each)"
+    )
     features.add_argument("--limit", type=int, help="the first N questions of each split")
     features.add_argument("--out", type=Path, help="features root, default $LM_EVAL_XLING_DATA/lm-eval-xling/nsp")
     features.set_defaults(func=_features)

@@ -7,7 +7,7 @@ import json
 import math
 from pathlib import Path
 
-from lm_eval_xling.cli import command, launcher_argument
+from lm_eval_xling.cli import command, launcher_argument, whole_number
 
 # Why a share is undefined, by the items it is over (correct/incorrect: as run A answered them).
 UNDEFINED = {"all": "no item in both logs", "correct": "A got no item right", "incorrect": "A got every item right"}
@@ -87,7 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     crun.add_argument("--src", required=True, help="source language (en, de, zh, sw, ha, es; as the task declares)")
     crun.add_argument("--tgt", required=True, help="target language")
     crun.add_argument("--output_path", type=Path, required=True)
-    crun.add_argument("--limit", type=int, help="evaluate the first N test items")
+    crun.add_argument("--limit", type=whole_number(1), help="evaluate the first N test items")
     launcher_argument(crun)
     crun.add_argument(
         "--translations",

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from lm_eval_xling.cli import command
+from lm_eval_xling.cli import command, rising_numbers, whole_number
 from lm_eval_xling.errors import UserError
 
 
@@ -37,9 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     lengths.add_argument(
         "--edges",
-        type=lambda text: [int(edge) for edge in text.split(",")],
+        type=rising_numbers,
         help="fixed bucket edges in words, e.g. 500,1000,1500 (default: lm_eval_xling.ynq.tasks.LENGTH_EDGES)",
     )
-    lengths.add_argument("--buckets", type=int, help="N equal-size buckets per language instead of fixed edges")
+    lengths.add_argument(
+        "--buckets", type=whole_number(1), help="N equal-size buckets per language instead of fixed edges"
+    )
     lengths.add_argument("--json", action="store_true")
     lengths.set_defaults(func=_lengths)
