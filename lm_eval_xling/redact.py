@@ -14,7 +14,7 @@ A local path (absolute, `~/`, `./`, `../`, `file://`, a Windows path, or a relat
 exists) becomes `local:<folder name>:<id>`; a Hugging Face id `org/name` stays. The id is the first 12 hex of the
 sha256 of the model's weights where the path holds them (the same model anywhere gets the same id), else a hash of the
 path keyed by a random secret of this user, so that guessing paths cannot reverse it. Any relative path under a key
-that names one (`cache_dir=data/alice_cache`) becomes `local:<id>`: its folder name may name its user.
+that names a folder or file (`cache_dir=data/alice_cache`) becomes `local:<id>`: its folder name may name its user.
 
 `redact` cleans run metadata (dicts, lists), `redact_text` free text (headings, Markdown, file names), `public_name`
 a model's name, lm-eval's folder name for a local model (`__home__me__model`) included.
@@ -40,7 +40,8 @@ _CREDENTIAL_WORDS = {"key", "apikey", "password", "passwd", "pwd", "pass", "pass
                      "username"}  # fmt: skip
 _SPECIAL_TOKENS = {"bos", "eos", "pad", "unk", "sep", "cls", "mask"}  # `pad_token="</s>"` configures a tokenizer
 _HOST_WORDS = {"host", "hostname", "proxy", "proxies", "server", "endpoint"}
-_PATH_WORDS = {"dir", "directory", "path", "file", "folder", "root"}  # `cache_dir=data/alice_cache` is a local path
+# `cache_dir=data/alice_cache` is a local path (not "path": lm-eval's `dataset_path` names a Hub dataset)
+_PATH_WORDS = {"dir", "directory", "file", "folder", "root"}
 _FLAGS = {"", "true", "false", "none", "null", "0", "1"}
 _DEVICES = {"cpu", "cuda", "mps", "xpu", "npu", "hpu", "xla", "meta"}  # `cuda:1` is a device, not host:port
 _WEIGHTS = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
