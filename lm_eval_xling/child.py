@@ -17,6 +17,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,3 +72,22 @@ def run_child(command: list[str]) -> None:
         raise
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def run_stage(command: list[str], output: Path, stage: str) -> None:
+    """Run one stage of a resumable command (`run_child`) that writes under `output`: a non-zero exit is one line
+    naming `stage`; the results files it wrote lose their credentials (`redact.strip_credentials`), failed or not."""
+    from lm_eval_xling.errors import UserError
+    from lm_eval_xling.redact import strip_credentials
+    from lm_eval_xling.results.folders import results_written
+
+    started = time.time()
+    try:
+        run_child(command)
+    except subprocess.CalledProcessError as err:
+        raise UserError(
+            f"{stage}: lm_eval exited {err.returncode} (its output is above); the same command again resumes here, "
+            "finished stages are kept"
+        ) from None
+    finally:
+        strip_credentials(results_written(output, started))

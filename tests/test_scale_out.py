@@ -103,10 +103,11 @@ def test_quench_chain_runs_each_stage_on_two_processes_and_resumes(tmp_path, tin
 
 
 def test_consistency_stages_start_lm_eval_through_the_launcher(tmp_path, monkeypatch):
+    from lm_eval_xling import child
     from lm_eval_xling.xsense import pipeline
 
     commands = []
-    monkeypatch.setattr(pipeline, "run_child", commands.append)
+    monkeypatch.setattr(child, "run_child", commands.append)
     plan = pipeline.Run(
         "hf", "pretrained=m", "xsense_pawsx", "en", "de", tmp_path, launcher="torchrun --nproc_per_node 2"
     )

@@ -8,15 +8,12 @@ running `lm_eval` too."""
 from __future__ import annotations
 
 import json
-import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-from lm_eval_xling.child import lm_eval_command, run_child
+from lm_eval_xling.child import lm_eval_command, run_stage
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.redact import strip_credentials
-from lm_eval_xling.results.folders import ResultsFile, complete_samples, ran, results_written
+from lm_eval_xling.results.folders import ResultsFile, complete_samples, ran
 
 
 def run_chain(
@@ -35,15 +32,7 @@ def run_chain(
         if (done := complete_log(out, name, ran(command), meta.get("predictions"))) is not None:
             print(f"{name}: done already ({done}); skipped")
             return done
-        started = time.time()
-        try:
-            run_child(command)
-        except subprocess.CalledProcessError as err:
-            raise UserError(
-                f"{name}: lm_eval exited {err.returncode} (its output is above); the same command again resumes here"
-            ) from None
-        finally:
-            strip_credentials(results_written(out, started))
+        run_stage(command, out, name)
         if (done := complete_log(out, name, ran(command), meta.get("predictions"))) is None:
             raise UserError(f"{name}: lm_eval finished without a complete sample log under {out}")
         return done

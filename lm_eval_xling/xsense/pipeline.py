@@ -12,7 +12,7 @@ dataset swapped for the documents' JSONL through lm-eval's own task overrides), 
 A stage whose sample log is complete (`results.folders.complete_samples`: whole lines, as many as its results file
 counts) is not run again, so a killed run resumes at the stage it was in (that stage starts over: its requests are
 sampled, and lm-eval's request cache does not serve sampled requests); each stage's `lm_eval` dies with the
-command (`child.run_child`). The report (`<output>/consistency.json`) compares each run with the original.
+command (`child.run_stage`). The report (`<output>/consistency.json`) compares each run with the original.
 """
 
 from __future__ import annotations
@@ -20,19 +20,17 @@ from __future__ import annotations
 import inspect
 import json
 import math
-import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from lm_eval_xling.child import lm_eval_command, run_child
+from lm_eval_xling.child import lm_eval_command, run_stage
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.files import write_file
-from lm_eval_xling.redact import model_args_text, public_name, strip_credentials, without_credentials
-from lm_eval_xling.results.folders import complete_samples, ran, results_written
+from lm_eval_xling.redact import model_args_text, public_name, without_credentials
+from lm_eval_xling.results.folders import complete_samples, ran
 from lm_eval_xling.results.logs import read_samples
 from lm_eval_xling.results.replay import DOCUMENT_KEYS
 from lm_eval_xling.xsense import CONSISTENCY_REPORT, quality, selftrans, translation
@@ -136,16 +134,7 @@ class Run:
         flags = ["", *command[:-1]]
         shown = [model_args_text(a) if flag == "--model_args" else a for flag, a in zip(flags, command, strict=True)]
         print(f"consistency: stage {name}: {without_credentials(' '.join(shown))}", flush=True)  # keys kept back
-        started = time.time()
-        try:
-            run_child(command)
-        except subprocess.CalledProcessError as err:
-            raise UserError(
-                f"stage {name}: lm_eval exited {err.returncode} (its output is above); the same command again "
-                "resumes here, finished stages are kept"
-            ) from None
-        finally:
-            strip_credentials(results_written(out, started))
+        run_stage(command, out, f"stage {name}")
         log = complete_samples(out, task, ran(command))
         if log is None:
             raise RuntimeError(f"stage {name}: lm_eval wrote no complete sample log under {out}")

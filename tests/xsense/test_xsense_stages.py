@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from lm_eval_xling.xsense import pipeline
+from lm_eval_xling import child
 from lm_eval_xling.xsense.pipeline import Run
 
 TASK = "xsense_pawsx_en"
@@ -34,7 +34,7 @@ def test_a_torn_log_is_run_again(tmp_path, monkeypatch):
         commands.append(command)
         _write_run(Path(command[command.index("--output_path") + 1]), "2026-01-02T00-00-00", 3)
 
-    monkeypatch.setattr(pipeline, "run_child", fake_lm_eval, raising=False)  # absent before the fix
+    monkeypatch.setattr(child, "run_child", fake_lm_eval)  # every stage runs through it
     log = plan.stage("original", TASK)
     assert len(commands) == 1 and log.name == f"samples_{TASK}_2026-01-02T00-00-00.jsonl"
     assert plan.stage("original", TASK) == log and len(commands) == 1  # complete now: done already
@@ -48,6 +48,6 @@ def test_a_finished_stage_of_another_model_is_not_taken_for_this_runs(tmp_path, 
         commands.append(command)
         _write_run(Path(command[command.index("--output_path") + 1]), "2026-01-02T00-00-00", 3)
 
-    monkeypatch.setattr(pipeline, "run_child", fake_lm_eval)
+    monkeypatch.setattr(child, "run_child", fake_lm_eval)
     log = Run("hf", "pretrained=m", "xsense_pawsx", "en", "de", tmp_path).stage("original", TASK)
     assert len(commands) == 1 and log.name.endswith("2026-01-02T00-00-00.jsonl")
