@@ -21,7 +21,7 @@ import json
 import re
 import unicodedata
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
@@ -37,7 +37,9 @@ _CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>|^[ \t]*(?:\.\.\.|…)?do
 TERMINALS = "".join(regex.findall(r"\p{Sentence_Terminal}", "".join(map(chr, range(0x20, 0x20000)))))
 OTHER_TERMINALS = TERMINALS.translate(dict.fromkeys(map(ord, ".!?")))  # "।", "۔", "。": a sentence's end anywhere
 _QUOTES = str.maketrans({**dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'), **dict.fromkeys("‘’‚‛`´", "'")})
-_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\ufeff": "", "\r": ""})
+# spaces no reader sees: a no-break space, a zero-width space, a BOM, and the marks that steer right-to-left text
+_BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\ufeff": "", "\r": "", **dict.fromkeys(_BIDI, "")})
 # Chat-template control tokens a server failed to strip: pipe-delimited (`<|im_end|>`, `<|eot_id|>`), Gemma's turn
 # marks and Llama 2's / Mistral's; a turn's opening names its role (`<|im_start|>assistant`, `<start_of_turn>model`).
 _TEMPLATE_TOKEN = re.compile(r"<\|[A-Za-z][\w.-]{0,30}\|>|<(?:start|end)_of_turn>|\[/?INST\]|</s>")
@@ -66,7 +68,9 @@ _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
 # a list item's mark; a number's may touch a word of a script written without spaces ("1．是当地...")
-_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣]|\d{1,3}[.)])(?:[ \t]+|(?=[\u3000-\u9fff\uac00-\ud7af]))")
+# a list item's mark: a bullet of any style, or a number of any script closed by a full stop (Urdu's "۔" too) or ")"
+_ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣・◦○●■□◆◇►▶➤➔→⇒✓✔–—]|\d{1,3}[.)۔])(?:[ \t]+|(?=[\u3000-\u9fff\uac00-\ud7af]))")
+_WIDE_NUMBER = re.compile(r"(?m)^([ \t]*[０-９]{1,3})．")  # "１．": a list number (NFKC would make "1.1987" of it)
 _QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 _TABLE_RULE = re.compile(r"^[ \t|:\-]*-{3}[ \t|:\-]*$")
 _ESCAPED_MARK = re.compile(r"\\(?=[!-/:-@\[-`{-~])")  # Markdown's escape of a mark: "\\-", "\\*", "\\("
@@ -74,6 +78,7 @@ _ESCAPED_MARK = re.compile(r"\\(?=[!-/:-@\[-`{-~])")  # Markdown's escape of a m
 _EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~")
 _STRUCK = re.compile(r"~~[^~\n]{1,500}?~~")
 _BLANKS = re.compile(r"[ \t]+")
+_SENTENCE_SPLIT = re.compile(rf"(?:(?<=[{re.escape(TERMINALS)}])|(?<=[{re.escape(TERMINALS)}][\"'”’»」』)]))[ \t]+")
 # Emphasised runs inside a line: bold (**x**, __x__) and italic (*x*, _x_), each bounded and within the line.
 _BOLD = re.compile(r"\*\*([^*\n]{1,500}?)\*\*|(?<![^\W_])__([^_\n]{1,500}?)__(?![^\W_])")
 _ITALIC = re.compile(r"(?<![*\w])\*([^*\s][^*\n]{0,499}?)\*(?![*\w])|(?<![^\W_])_([^_\s][^_\n]{0,499}?)_(?![^\W_])")
@@ -332,6 +337,8 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
         return Reading((), False, False, ())
     if len(reply) > MAX_CHARS:
         reply = reply[-MAX_CHARS:]
+    if "．" in reply:
+        reply = _WIDE_NUMBER.sub(r"\1. ", reply)
     text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply) if fold else reply)
     if unfinished:
         return Reading((), True, False, ())
@@ -344,9 +351,40 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     text = text.translate(_INVISIBLE)
     if "](" in text:
         text = _LINK.sub(r"\1", text)  # a markdown link reads as its text
-    lines = tuple(line for raw in (text.translate(_QUOTES) if fold else text).split("\n") if (line := _line(raw)))
+    lines = _once(
+        tuple(line for raw in (text.translate(_QUOTES) if fold else text).split("\n") if (line := _line(raw)))
+    )
     joined = "\n".join(line.text for line in lines).translate(_QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
+
+
+def _once(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+    """The lines of a repetition loop said once: a line (or a sentence within one) repeated right after itself is
+    one statement, and a last line that only begins the repeated line before it is the loop cut off."""
+    kept: list[Line] = []
+    repeated = False
+    for line in lines:
+        if len(line.text) > 80 and line.text.find(line.text[:20], 1) > 0:
+            line = replace(line, text=_said_once(line.text))
+        if kept and line.text == kept[-1].text:
+            repeated = True
+        elif not (repeated and line is lines[-1] and kept[-1].text.startswith(line.text)):
+            kept.append(line)
+            repeated = False
+    return tuple(kept)
+
+
+def _said_once(text: str) -> str:
+    """`text` with each sentence repeated right after itself said once, as `_once` does with lines."""
+    sentences = _SENTENCE_SPLIT.split(text)
+    kept, repeated = sentences[:1], False
+    for index, sentence in enumerate(sentences[1:], 1):
+        if sentence == kept[-1]:
+            repeated = True
+        elif not (repeated and index == len(sentences) - 1 and kept[-1].startswith(sentence)):
+            kept.append(sentence)
+            repeated = False
+    return " ".join(kept)
 
 
 def ascii_digits(text: str) -> str:

@@ -1,5 +1,6 @@
 """What a server or front end adds around a reply (chat-template tokens, HTML entities, a second JSON encoding, a
-tool call's wrapper) changes no family's reading (issue 36, round 11): the same content in any transport reads alike."""
+tool call's wrapper; issue 36, round 11), or a small model around its answer (right-to-left marks, a repetition loop
+cut off; round 13), changes no family's reading: the same content in any transport reads alike."""
 
 from __future__ import annotations
 
@@ -54,6 +55,10 @@ TRANSPORTS = {
     "json escapes without quotes": lambda r: json.dumps(r)[1:-1],
     "byte order mark": lambda r: "\ufeff" + r,
     "answer field": lambda r: json.dumps({"answer": r}, ensure_ascii=False),
+    # round 13: marks that steer right-to-left text, a small model's repetition loop cut off at its token limit
+    "right-to-left marks": lambda r: "\n".join(f"\u202b{line}\u202c\u200f" for line in r.splitlines()),
+    "repetition loop cut off": lambda r: f"{r}\n{r.splitlines()[-1]}" * 4 + f"\n{r.splitlines()[-1][:3]}",
+    "sentence loop in a line": lambda r: r + f" {r.splitlines()[-1]}" * 3,
 }
 
 

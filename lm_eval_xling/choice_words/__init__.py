@@ -99,6 +99,16 @@ def ordinal(position: int) -> str:
     return alternation(tuple(word for word in words if word))
 
 
+@lru_cache(maxsize=16)
+def negators(codes: tuple[str, ...] | None = None) -> str:
+    """A regular expression for the negators of the languages `codes` (None: every language's), without Latin
+    particles of one or two letters but "no" and "ne", which are other words in other languages (Spanish "ni" is
+    Swahili's copula: "Jibu ni sahihi"); with `codes` given, without English's."""
+    words = {str(w).strip() for code in codes or languages() for w in entries("negation", code, own=True)}
+    english = set(entries("negation", "en", own=True)) if codes else set()
+    return alternation(tuple(w for w in words - english if not re.fullmatch(r"[a-z]{1,2}\*?", w) or w in ("no", "ne")))
+
+
 def alternation(words: tuple[str, ...]) -> str:
     """Entries as one expression: an entry starts a word ("cevap*" also starts a longer one, an entry without "*"
     ends one too); entries of scripts without spaces match anywhere. They are joined as a trie: one pass over the

@@ -19,9 +19,8 @@ import unicodedata
 from collections import deque
 from pathlib import Path
 
-from lm_eval_xling import choice_words
-from lm_eval_xling.choice_words import alternation, every, read_yaml
-from lm_eval_xling.replies import TAKEN_BACK, ascii_digits, read_reply
+from lm_eval_xling.choice_words import alternation, every, negators, read_yaml
+from lm_eval_xling.replies import TAKEN_BACK, Line, ascii_digits, read_reply
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
 _WORD_NUMBERS = {
@@ -45,7 +44,8 @@ _WORD_NUMBERS = {
 _WORDS = re.compile(
     rf"(?im)(?<![^\W_])({'|'.join(_WORD_NUMBERS)})(?P<half>\s+(?:and\s+(?:a\s+)?half|e\s+mei[oa]|y\s+medio|et\s+demi"
     r"|und\s+ein\s+halb|e\s+mezzo|с\s+половиной|buçuk)\b)?(?![^\W_])"
-    r"|(?<![一-鿿])([二三四五])(?=[ \t]*[分点點]|[ \t。.]*$)"  # "三分", "四点", "评分：三"
+    # "三分", "打四分", "评分：三" (not "四分之一", a quarter)
+    r"|(?:(?<![一-鿿])|(?<=[打给給评評得]))([二三四五])(?=[ \t]*[分点點](?!之)|[ \t。.]*$)"
 )
 # languages whose negator follows what it negates (Turkic, Indic, Persian, Amharic, Japanese, Korean)
 _NEGATOR_LAST = tuple(
@@ -59,19 +59,13 @@ _YES_NO = {
 }
 _OPENING = re.compile(r"\s*([^\s.,!;:。，！]+)[ \t]*[.,!;:。，！\n]")  # "No." opening a reply
 _ONE_AS_PRONOUN = re.compile(r"(?i)\b(?:the|next|this|that|another|any|each|every|which|no)\s+$")
+# the judge prompt's first and last headings ("## Question" ... "## Your Judgement (correct/incorrect)")
+_PROMPT_START = re.compile(r"(?i)question[ \t]*:?")
+_PROMPT_END = re.compile(r"(?i)your[ \t]+judge?ment\b")
 _QUOTED = re.compile(r"\"[^\"\n]{0,300}\"")
 _PROMPT_WORDING = re.compile(
     r"(?i)\(in\)correct|\b(?:in)?correct\s*(?:/|\bor\b|\bou\b|\boder\b|\bo\b)\s*(?:in)?correct\b|\bcorrect\s+or\s+not\b"
 )
-
-
-def _negators(languages: tuple[str, ...] | None = None) -> str:
-    """The negators of `languages` (None: every language's), without Latin particles of one or two letters but "no"
-    and "ne", which are other words in other languages (Spanish "ni" is Swahili's copula: "Jibu ni sahihi")."""
-    codes = languages or choice_words.languages()
-    words = {str(w).strip() for code in codes for w in choice_words.entries("negation", code, own=True)}
-    english = set(choice_words.entries("negation", "en", own=True)) if languages else set()
-    return alternation(tuple(w for w in words - english if not re.fullmatch(r"[a-z]{1,2}\*?", w) or w in ("no", "ne")))
 
 
 def _verdict_words(languages: dict, kind: str) -> str:
@@ -85,12 +79,12 @@ _POSITIVE, _NEGATIVE = _verdict_words(_VERDICT_WORDS, "correct"), _verdict_words
 # the answer the judge names as correct, in any language: "правильна відповідь — Київ", "Jibu sahihi ni Nairobi"
 _GOLD_NAMED = re.compile(
     rf"(?:{_POSITIVE})[ \t]+(?:{every('answer')})|(?:{every('answer')})[ \t]+(?:[^\W\d_]{{1,4}}[ \t]+)?(?:{_POSITIVE})"
-    rf"(?![ \t]*(?:{_negators()}|[.!?。！？,，\n]|$))"  # "Jawaban yang benar adalah ...", not "cevabı doğru değil."
+    rf"(?![ \t]*(?:{negators()}|[.!?。！？,，\n]|$))"  # "Jawaban yang benar adalah ...", not "cevabı doğru değil."
 )
 # a negator of any language right before a verdict word turns it: "nicht falsch", "No es incorrecto", "pas faux"
-_NEGATED = re.compile(rf"(?:{_negators()})(?:[ \t]+[^\s]{{1,4}})?[ \t]+$")
+_NEGATED = re.compile(rf"(?:{negators()})(?:[ \t]+[^\s]{{1,4}})?[ \t]+$")
 # a negator after the verdict word, in languages that put it there: "doğru değil", "सही नहीं", "درست نیست"
-_NEGATED_AFTER = re.compile(rf"[ \t]*(?:{_negators(_NEGATOR_LAST)})")
+_NEGATED_AFTER = re.compile(rf"[ \t]*(?:{negators(_NEGATOR_LAST)})")
 _CUT_OFF = re.compile(
     r"(?i)\b(?:judge?ment|verdict|decision|evaluation|assessment|score|rating|grade)(?:[ \t]+(?:is|would[ \t]+be)"
     r"|[ \t]*[:：])[ \t]*$"
@@ -169,9 +163,23 @@ def _read(reply: object) -> str | None:
     """The reply's text as read, or None when it gives no verdict: a refusal, reasoning never closed, a reply cut
     off where its verdict was to follow ("... so my judgement is")."""
     reading = read_reply(reply)
-    if reading.unfinished or reading.refusal or _CUT_OFF.search(reading.text):
+    text = "\n".join(line.text for line in _this_item(reading.lines))
+    if reading.unfinished or reading.refusal or _CUT_OFF.search(text) or not text:
         return None
-    return reading.text
+    return text
+
+
+def _this_item(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+    """The lines that judge this item where a base model went on to write the prompt's next item ("## Question"):
+    those before it; where the reply opens by echoing the prompt, those after its judgement heading."""
+    items = [i for i, line in enumerate(lines) if line.kind == "heading" and _PROMPT_START.fullmatch(line.text)]
+    if not items:
+        return lines
+    if items[0] > 0:
+        return lines[: items[0]]
+    end = items[1] if len(items) > 1 else len(lines)
+    judged = [i for i in range(end) if lines[i].kind == "heading" and _PROMPT_END.match(lines[i].text)]
+    return lines[judged[0] + 1 : end] if judged else ()
 
 
 def parse_binary(reply: object) -> float | None:
@@ -338,6 +346,8 @@ _AS_SCORE = (
     (_SCORE_THEN_SCALE, r"Score: \1"),
     (re.compile(r"(?<![\d.])(\d)[ \t]*(?:½|1⁄2)"), r"\1.5"),
     (re.compile(r"(?i)(?<![\d.])(\d(?:\.5)?)[ \t]*stars?\b"), r"Score: \1"),
+    (re.compile(r"(?<![\d.])(\d(?:\.5)?)[ \t]*[分점](?![之钟鐘])"), r"Score: \1"),  # "打4分", "4점을 줍니다"
+    (re.compile(r"(?m)^[ \t*]*(?=\d(?:\.5)?[ \t*]*\.?[ \t]*$)"), "Score: "),  # a number alone on its line
     (re.compile(r"⭐{1,5}"), lambda m: f"Score: {len(m[0])}"),
     # a one-word label in any language before the number ("Bewertung: 4", "评分：4分", "अंक: 2।"), a number opening
     # the reply before a dash or colon ("3 — The rationale ...")

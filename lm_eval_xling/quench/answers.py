@@ -43,7 +43,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from lm_eval_xling.choice_words import every, pattern
+import regex
+
+from lm_eval_xling.choice_words import every, negators, pattern
 from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, TAKEN_BACK, TERMINALS, abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
@@ -75,6 +77,8 @@ _ANSWER_IS = re.compile(
 )
 _PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?(?:answer|entity|name)")  # the format's "<X answer>" as is
 _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
+# a prompt's next item, as a base model writes it after its answer ("Question: ...", "### Instruction:")
+_NEXT_PROMPT = re.compile(r"(?im)^(?:question|instruction|input)[ \t]*:")
 # "<<<X:" with its answer on the next line: joined into one line before reading
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
 # the format's own placeholder, "<X answer>" whatever the variable asked: it reads as "answer"
@@ -111,7 +115,7 @@ _ALTERNATIVES = re.compile(
 _STOP = re.compile(rf"[{re.escape(TERMINALS)}\n]")
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[a-zß-ÿ]{2})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z(]|[^\x00-\u024f\s\W])"
+    r"(?:(?<=[a-zß-ÿ]{2})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z(\d]|[^\x00-\u024f\s\W])"
     rf"|[{re.escape(OTHER_TERMINALS)}][ \t]*"
 )
 # initials in a script without capitals: two or more short words, each with a full stop ("ए. पी. जे.", "ಕೆ. ವಿ.")
@@ -125,7 +129,11 @@ _TWO_NAMES = re.compile(
     r"^(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)"
     r"(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}$"
 )  # "Kochi or Kozhikode", "Mir Sayyid Ali or Abd al-Samad", "Ibn Battuta or al-Biruni"
-_JAPANESE_COPULA = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])(?:です|でした|だ|である)$")
+# a copula written onto the answer: Japanese (after a quote too: '"はやぶさ2"です'), Korean ("한글입니다")
+_JAPANESE_COPULA = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff\"」』)）])(?:です|でした|だ|である)$")
+_KOREAN_COPULA = re.compile(r"(?<=[\uac00-\ud7af])(?:입니다|이다|이에요|예요)$")
+# a suffix after a name's apostrophe (Turkish, Azerbaijani: "Atatürk'tür", "Ankara'dır")
+_NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’][a-zçğıöşüə]{1,5}$")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _UNKNOWN = (
     r"unknown|unclear|uncertain|not known|not sure|none|n/?a|no idea|undetermined|indeterminate|no one|nobody"
@@ -239,7 +247,9 @@ def _clean(segment: str) -> str | None:
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):
         segment = segment[:-1].strip(_STRIP)
     segment = segment.removeprefix("the ") if segment.startswith("the ") else segment  # "the Taj Mahal"
-    segment = _JAPANESE_COPULA.sub("", segment)  # "答えはラダ・ビノード・パールです"
+    segment = _KOREAN_COPULA.sub("", _JAPANESE_COPULA.sub("", segment)).strip(_STRIP)  # "答えは...です"
+    if segment[:1].isupper():
+        segment = _NAME_SUFFIX.sub("", segment)
     if bracketed := _BRACKETED.fullmatch(segment):  # the format's "[answer]" filled in: "[Bismillah Khan]"
         segment = bracketed[1].strip(_STRIP)
     if not _ALNUM.search(segment) or _PLACEHOLDER.fullmatch(segment) or _no_answer().fullmatch(segment):
@@ -261,16 +271,30 @@ def _no_answer() -> re.Pattern[str]:
 
 
 @cache
-def _answer_noun() -> re.Pattern[str]:
+def _answer_noun() -> regex.Pattern[str]:
     """The format's statement in the reply's language: a noun for "answer" of any language (the choice words)
-    among a sentence's first words (or characters, in scripts without spaces: "所以答案是..."), then a colon or a short
-    word before the answer ("उत्तर है: शाहजहाँ", "La respuesta es ...", "答案是...")."""
-    return re.compile(
-        rf"(?:^|(?<=[.!?।。][ \t])|(?<=。))(?:[^\s.!?।。]+[ \t]+|[\u3040-\u30ff\u4e00-\u9fff]){{0,3}}?"
-        rf"{pattern('answer')}[^\s:：(]*"
+    among a sentence's first words (or characters, in scripts without spaces: "したがって、答えは..."), then what
+    joins it to the answer: a colon or dash ("उत्तर है: शाहजहाँ"), one or two small words before a capital or a word
+    of a script without capitals ("Amsar ita ce Kano", "Ìdáhùn náà ni Ilé-Ifẹ̀", "jawabannya adalah Wayang Kulit",
+    "الإجابة هي ابن رشد"), else one short word ("La respuesta es dhokla"), the Chinese or Japanese particle
+    ("答案是...", "答えは...です"), or nothing before a capital ("Cevap Mustafa Kemal Atatürk'tür") or, where the
+    noun opens its sentence, before a word of a script without capitals ("ഉത്തരം വള്ളത്തോള്‍ നാരായണ മേനോന്‍")."""
+    start = r"(?:^|(?<=[.!?।。][ \t])|(?<=。))"
+    noun = rf"{pattern('answer')}[^\s:：(]*"
+    # a small word: up to six small letters, or three of a script without capitals, and no negator ("उत्तर नहीं पता")
+    small = (
+        rf"[ \t]+(?!(?:{negators()})(?![\p{{L}}\p{{M}}]))"
+        r"(?:(?:\p{Ll}\p{M}*){1,6}|(?:\p{Lo}\p{M}*){1,3})"
+    )
+    return regex.compile(
+        rf"(?:{start}(?:(?:[^\s.!?।。]+[ \t]+){{0,3}}?|[\u3040-\u30ff\u4e00-\u9fff、，,]{{0,8}}?){noun}"
         r"(?:[ \t]*\([^()\n]{1,20}\))?"  # "उत्तर (Answer):"
-        r"(?:[ \t]*[:：—–]|[ \t]+[^\s:：.!?।。]{1,4}(?=[ \t:：])[ \t]*[:：—–]?|(?<=[\u4e00-\u9fff])[是为]"
-        r"|(?<=[\u3040-\u30ff\u4e00-\u9fff])は)[ \t]*"  # "答案是...", "答えは...です"
+        r"(?:[ \t]*[:：—–]"
+        rf"|(?:{small}){{1,2}}?(?=[ \t]+(?:\p{{Lu}}|\p{{Lo}}|\d|\"))"
+        r"|[ \t]+[^\s:：.!?।。]{1,4}(?=[ \t:：])[ \t]*[:：—–]?"
+        r"|(?<=[\u4e00-\u9fff])[是为]|(?<=[\u3040-\u30ff\u4e00-\u9fff])は"
+        r"|(?=[ \t]+\p{Lu}))"
+        rf"|{start}{noun}(?=[ \t]+\p{{Lo}}))[ \t]*"  # the noun opening its sentence: "ഉത്തരം വള്ളത്തോള്‍ ..."
     )
 
 
@@ -347,6 +371,8 @@ def _read(text: str) -> tuple[str, list[str]] | None:
     if reading.unfinished:
         return None
     text = _LATEX_TEXT.sub(r"\1", reading.text) if "\\" in reading.text else reading.text
+    if (turn := _NEXT_PROMPT.search(text)) and _ANSWER_IS.search(text, 0, turn.start()):
+        text = text[: turn.start()]  # a base model that answered, then wrote the next question itself
     text = _BOXED.sub(r"\nFinal answer: \1\n", text) if "boxed" in text else text
     text = _hedge_lead().sub("Answer: ", _PAIRED.sub(r"\1\2: ", text))  # "Most likely: TCS", "variable: X / entity:"
     text = _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", _ANSWER_AFTER.sub(r"The answer is \1", text)))

@@ -21,6 +21,7 @@ scored as predicting no spans, and counted.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -59,6 +60,8 @@ _HEAD_WORD = re.compile(
     "|".join(_CJK_WORDS) + r"|[\u4e00-\u9fff]|[^\W\d_\u4e00-\u9fff](?:[^\W\u4e00-\u9fff]|[\u0900-\u097f-])*"
 )
 _HEAD_MAX = 60  # characters before the colon
+# a label of at most four words without digits or quotes, then a colon: a heading in any language ("Mpya:")
+_UNKNOWN_HEAD = re.compile(r"^(?:[^\s\d\"'.,!?:：]+[ \t]){0,3}[^\s\d\"'.,!?:：]+[ \t]*[:：][ \t]*(?P<rest>.*)$")
 _KEY = re.compile(r"([^\W\d_]+(?: [^\W\d_]+)?)(?: ?\d{1,3})?[ \t]*[:：][ \t]*")  # "Span 1: ", "Label: "
 _COLON = re.compile(r"[:：]|[ \t]*=[ \t]*")  # "New:", "new = [...]", "inferable = none"
 _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
@@ -97,6 +100,9 @@ _TRAILING_LABEL = re.compile(
 )
 _LABEL_AFTER = re.compile(rf"[\s\"'*_]*(?:[-–—:→|]|->)\s*(?:{_LABEL_WORDS})\b", re.IGNORECASE)
 _LEADING_LABEL = re.compile(rf"^[\[(（【]\s*(?P<a>{_LABEL_WORDS})\s*[\])）】]\s*", re.IGNORECASE)
+_NAMED_LABEL = re.compile(rf"(?i)(?:{_LABEL_WORDS})")
+_LAST_WORD = re.compile(r"[\s,;:|\"'()\[\]，、：]+")
+_CUT_TAIL = 200  # characters of a reply's end that hold its last word
 _TAIL = 40  # characters of a line searched for a trailing label (keeps the search linear)
 _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... which is why I call it: new")
 # a gloss or comment after a span: "(all appointed)", " — not in the source", ": the source says once"
@@ -315,6 +321,7 @@ def read_span_lists(reply: object) -> SpanReading:
         or (ends_between_labels(reading.text))
     )
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
+    by_position = _headings_by_position(lines)
     for i, line in enumerate(lines):
         if _CONTINUATION.match(line.text) or _NEXT_EXAMPLE.match(line.text):
             if found.readable or stated or any(labelled.values()):
@@ -323,7 +330,7 @@ def read_span_lists(reply: object) -> SpanReading:
             continue
         if line.kind == "row":
             continue  # tables are read below
-        head = _heading(line)
+        head = _heading(line) or by_position.get(i)
         if head:
             close()
             current, rest = head
@@ -380,6 +387,22 @@ def read_span_lists(reply: object) -> SpanReading:
         found.readable = True
     found.new, found.inf = (stated.get(label, []) + labelled[label] for label in (NEW, INF))
     return found
+
+
+def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:
+    """Headings in words this reader does not know, read in the prompt's order ("Novo:" then "Inferível:", "Yeni:"
+    then "Çıkarılabilir:"): where no line is a known new or inferable heading and at least two lines are a short
+    label and a colon, the first two such labels head the new and the inferable list, later ones other sections.
+    {line index: (label, the rest of the line)}."""
+    if any(_heading(line) or _inline_label(line.text) for line in lines):
+        return {}
+    labelled = [
+        (i, m) for i, line in enumerate(lines) if line.kind != "field" and (m := _UNKNOWN_HEAD.match(line.text))
+    ]
+    if len(labelled) < 2:
+        return {}
+    labels = iter((NEW, INF))
+    return {i: (next(labels, OTHER), head["rest"]) for i, head in labelled}
 
 
 def _keyed(line: Line) -> Line:
@@ -447,8 +470,8 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
         return [], [], False
     new, inf = resolve(reading.new, match), resolve(reading.inf, match)
     unmatched = [span for span in new + inf if not match(span)]
-    if not reading.readable and reading.undecided:  # '"X" might be new, or inferable; I can't tell': no answer
-        return [], [], False
+    if not reading.readable and (reading.undecided or _cut_off(text)):
+        return [], [], False  # '"X" might be new, or inferable; I can't tell', or prose cut off: no answer
     start = lists_start(text) if reading.readable and isinstance(text, str) else None
     if quoted := read_quoted(text if start is None else text[start:], match):
         covered = {i for span in new + inf for i in match(span)}
@@ -458,6 +481,16 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
             missed = [span for span in unmatched if len(unmatched) > _COMPARED or not any(f in span for f in found)]
             return quoted[0] + [s for s in missed if s in new], quoted[1] + [s for s in missed if s not in new], True
     return new, inf, reading.readable
+
+
+def _cut_off(text: object) -> bool:
+    """Whether a reply ends inside a sentence (on a letter or a comma) and not on a label: cut off before it
+    stated its answer ("However, the phrase "..." is n"; not '"los huérfanos",new')."""
+    last = text.rstrip()[-1:] if isinstance(text, str) else ""
+    if not last or not (unicodedata.category(last)[0] in "LM" or last in ",、，"):
+        return False
+    word = _LAST_WORD.split(text[-_CUT_TAIL:].rstrip())[-1]
+    return _NAMED_LABEL.fullmatch(word) is None
 
 
 def _covers_more(quoted: tuple[list[str], list[str]], covered: set[int], match: SpanMatcher) -> bool:

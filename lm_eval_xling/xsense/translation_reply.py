@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from lm_eval_xling.choice_words import script, scripts
+from lm_eval_xling.choice_words import every, script, scripts
 from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, Line, after_reasoning, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
@@ -42,15 +42,21 @@ _ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
 # "<translation lang="en">": as "<translation>"
 _ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")
 # what marks a revision: "Correction:", "Better: ...", "Actually, more precisely: ...", "more idiomatic would be:"
+_TRANSLATION_WORD = (
+    r"(?:translation|translated|übersetzung|traducción|traduccion|traduction|tradução|traduzione|vertaling"
+    r"|перевод|tafsiri|fassara|terjemahan|çeviri|अनुवाद|(?:ال)?ترجمة)"
+)
+# a translation called right in any language: "Richtige Übersetzung:", "الترجمة الصحيحة:" (the choice words' "correct")
+_RIGHT_TRANSLATION = rf"(?i:(?:{every('correct')})[ \t]+{_TRANSLATION_WORD}|(?:ال)?ترجمة[ \t]+(?:{every('correct')}))"
 _REVISING = (
-    r"(?i:correction|corrected|correct(?:ed)?[ \t]+(?:translation|version)|better|improved|revised|actually|wait|oops"
-    r"|final|(?:or[ \t]+)?more[ \t]+\w+)"
+    r"(?:(?i:correction|corrected|correct(?:ed)?[ \t]+(?:translation|version)|better|improved|revised|actually|wait"
+    rf"|oops|final|(?:or[ \t]+)?more[ \t]+\w+)|{_RIGHT_TRANSLATION})"
 )
 _REVISION = re.compile(rf"^{_REVISING}\b")
 # a revision stated inside a later line: "Wait, it says "bought", so the correct translation is: ..."
 _RETRACTED = re.compile(
-    r"(?i)\b(?:wait|oops|actually|correction|correct(?:ed)?[ \t]+(?:translation|version)|revised|final)\b"
-    r"[^:：\n]{0,100}[:：][ \t]*"
+    r"(?:(?i:\b(?:wait|oops|actually|correction|correct(?:ed)?[ \t]+(?:translation|version)|revised|final)\b)"
+    rf"|{_RIGHT_TRANSLATION})[^:：\n]{{0,100}}[:：][ \t]*"
 )
 _GAP = 500  # characters between one candidate and the next that a search looks through
 _BOXED = re.compile(r"\$*\\boxed\{(?:\\text\{)?([^{}\n]{1,1000})\}\}?\$*")  # "$$\boxed{\text{Wissen ist Macht.}}$$"
@@ -62,10 +68,7 @@ _ASIDE = re.compile(
     r"(?i)^[(（]?(?:pinyin|romaji|r[oō]maji|romani[sz]ation|transliteration|transcription|pronunciation"
     r"|back[- ]?translation|literally|literal translation|gloss|furigana)\b"
 )
-_TRANSLATION_LABEL = re.compile(
-    r"(?i)\b(?:translation|translated|übersetzung|traducción|traduccion|traduction|tradução|traduzione|vertaling"
-    r"|перевод|tafsiri|fassara|terjemahan|çeviri|अनुवाद|ترجمة)\b|翻译|译文|翻訳|번역"
-)
+_TRANSLATION_LABEL = re.compile(rf"(?i)(?<![^\W\d_]){_TRANSLATION_WORD}(?![^\W\d_])|翻译|译文|翻訳|번역")
 # vowels with a macron or caron: pinyin, romaji, IAST; the tasks' languages write none ("Běijīng", "Tōkyō")
 _TONE_MARKED = re.compile(r"[āēīōūǎěǐǒǔǖǘǚǜĀĒĪŌŪǍĚǏǑǓ]")
 # a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）")
@@ -98,6 +101,7 @@ _ORDINALS = (("first|former|1st", "1|a"), ("second|latter|2nd", "2|b"), ("third|
 _SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
 _COLON = re.compile(r"[:：]")
+_ALNUM = re.compile(r"[^\W_]")
 _LABEL_MAX = 40  # characters before a colon that can still be a label
 # a line that only announces what follows: "Sure, here it is —", "Of course.", "好的。", "Here is the translation"
 _COURTESY = re.compile(
@@ -167,7 +171,8 @@ def _label(text: str, short: bool = False) -> tuple[str, str] | None:
     if not colon:
         return None
     label = _COURTESY_LEAD.sub("", text[: colon.start()])
-    if _LABEL_WORDS.fullmatch(label) or short and _SHORT_LABEL.fullmatch(label):
+    named = _TRANSLATION_LABEL.search(label) and len(label.split()) <= 4 and not _SENTENCE_END.search(label)
+    if _LABEL_WORDS.fullmatch(label) or named or short and _SHORT_LABEL.fullmatch(label):
         return text[: colon.start()], text[colon.end() :].strip()
     return None
 
@@ -410,7 +415,7 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     # talk about translating, also in what stands before a colon: "Before I translate: do you want ...?"
     said = text if _LABEL_WORDS.fullmatch(label) else f"{label} {text}"
     talk = _META.search(said) and _PERSON.search(said) and not _META.search(source or "")
-    if source and same_text(text, source) or talk:
+    if source and same_text(text, source) or talk or not _ALNUM.search(text):
         return ""  # the source given back, or talk about translating
     if source and _SENTENCE_STOP.search(source.strip()) and _unfinished(text) and reading.text.rstrip().endswith(text):
         return ""  # cut off before its end

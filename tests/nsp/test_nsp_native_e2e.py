@@ -21,7 +21,7 @@ def test_native_cot_run_is_rescored_identically(tmp_path, local_data):
     )  # fmt: skip
     results = json.loads(next(out.rglob("results_*.json")).read_text())
     live = results["results"]["nsp_hausa_cot_native"]
-    assert results["versions"]["nsp_hausa_cot_native"] == 7.0
+    assert results["versions"]["nsp_hausa_cot_native"] == 8.0
     logs = sorted(out.rglob("samples_nsp_hausa_cot_native_*.jsonl"))
     first = json.loads(logs[0].read_text(encoding="utf-8").splitlines()[0])
     prompt = first["arguments"]["gen_args_0"]["arg_0"]
