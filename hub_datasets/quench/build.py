@@ -24,9 +24,22 @@ _QUESTION_FIELDS = {
 }
 
 
+class _UniqueKeys(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing a key written twice in one mapping (PyYAML keeps the later silently)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
 def _read(path: Path) -> dict:
     try:
-        data = yaml.safe_load(raw_text(path, QUENCH))
+        data = yaml.load(raw_text(path, QUENCH), Loader=_UniqueKeys)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         at = f" line {mark.line + 1} column {mark.column + 1}" if mark else ""

@@ -29,6 +29,15 @@ _RAW_FIELDS = {
 }
 
 
+def _token_key(key: object) -> int:
+    """A token key as the raw files write it (7 or "7"); anything else (1.5, "x", True) is malformed."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if isinstance(key, str) and key.isascii() and key.isdigit():
+        return int(key)
+    raise ValueError(f"token key {key!r} is not a whole number")
+
+
 def pair_record(raw: dict, where: str, record_id: str) -> dict:
     """One pair in the dataset's schema; errors name the file, the record and the field."""
     if not isinstance(raw, dict):
@@ -36,21 +45,22 @@ def pair_record(raw: dict, where: str, record_id: str) -> dict:
     where = f"{XPARADE.hub_id}: {where} record {record_id}"
     check_fields(raw, _RAW_FIELDS, where)
     with field_errors(where, "tokens"):
-        keys = sorted(int(k) for k in raw["tokens"] if k != "0")
+        keys = sorted(_token_key(k) for k in raw["tokens"] if k != "0")
         tokens = [raw["tokens"][str(k)] for k in keys]
     position = {k: i for i, k in enumerate(keys)}
     label_of: dict[int, str] = {}
     with field_errors(where, "labels"):
         for label in _LABELS:
-            for k in raw["labels"][label]:
-                label_of[int(k)] = label
+            for k in map(_token_key, raw["labels"][label]):
+                if label_of.setdefault(k, label) != label:
+                    raise ValueError(f"token {k} is labelled both {label_of[k]} and {label}")
     if missing := [k for k in keys if k not in label_of]:
         raise DatasetError(f"{where} field 'labels': no label for tokens {missing}")
     with field_errors(where, "pair_type"):
         source_lang, target_lang = raw["pair_type"].split("-")
 
     def positions(spans: list) -> list[int]:
-        return sorted({position[int(k)] for k in spans if int(k) in position})
+        return sorted({position[k] for k in map(_token_key, spans) if k in position})
 
     with field_errors(where, "annotations"):
         annotations = sorted(raw["annotations"], key=lambda a: a["annotator_id"])

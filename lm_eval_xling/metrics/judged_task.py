@@ -16,6 +16,9 @@ at the end).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +53,43 @@ class JudgedTask(YamlClassTask):
             jury = Jury(self.judges, VerdictCache(path), meta, exclude_self=bool(meta.get("judge_exclude_self")))
             prompts = [p for doc_units in units for p in doc_units]
             max_tokens = int(meta.get("judge_max_tokens", self.max_verdict_tokens))
-            judged = iter(jury.judge(prompts, self.parse_verdict, max_tokens, self.verdict_reminder))
+            logged = self._logged_replies()
+            judged = iter(jury.judge(prompts, self.parse_verdict, max_tokens, self.verdict_reminder, logged))
             marks = [[next(judged) for _ in doc_units] for doc_units in units]
         for (inst, key), jury_marks in zip(slots, marks, strict=True):
             judged = {"response": inst.filtered_resps[key], "jury": jury_marks}
             inst.filtered_resps[key] = json.dumps(judged, ensure_ascii=False)
+
+    def _logged_replies(self) -> dict[str, dict[str, str]]:
+        """{judge prompt: {judge name: reply}} from the log `score` is re-scoring (`logged_verdicts`): each logged
+        unit's prompt is rebuilt from the logged response, so a unit whose answer now reads differently is asked."""
+        logged, known = _LOGGED.get(), {}
+        for inst in self._instances if logged else ():
+            for text in logged.get(inst.doc_id, ()):
+                try:
+                    entry = json.loads(text)
+                    units = zip(self.judge_prompts(inst.doc, entry["response"]), entry["jury"] or (), strict=False)
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    continue  # not a judged response as this task logs it
+                for prompt, unit in units:
+                    for name, record in unit.items() if prompt is not None and isinstance(unit, dict) else ():
+                        if isinstance(record, dict) and isinstance(record.get("reply"), str):
+                            known.setdefault(prompt, {})[name] = record["reply"]
+        return known
+
+
+# the judge replies of the log being re-scored, by document (see `logged_verdicts`)
+_LOGGED: ContextVar[dict[int, list[str]] | None] = ContextVar("logged_verdicts", default=None)
+
+
+@contextmanager
+def logged_verdicts(samples: dict[int, dict[str, Any]]) -> Iterator[None]:
+    """Within it, a judged task re-scoring `samples` (a run's log, by doc_id) reads each judge's logged reply to a
+    unit instead of asking the judge again; only units the log holds no reply for are asked."""
+    token = _LOGGED.set(
+        {doc_id: [r for r in s.get("filtered_resps") or () if isinstance(r, str)] for doc_id, s in samples.items()}
+    )
+    try:
+        yield
+    finally:
+        _LOGGED.reset(token)

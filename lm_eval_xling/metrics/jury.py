@@ -318,11 +318,14 @@ class Jury:
         parse: Callable[[str], float | None],
         max_tokens: int = 512,
         reminder: str | None = None,
+        logged: dict[str, dict[str, str]] | None = None,
     ) -> list[dict[str, dict[str, Any]]]:
         """For each prompt, {judge name: record}: {"verdict", "reply"}, {"verdict": None, "error"} when the judge
         failed, {"skipped"} for the evaluated model under `exclude_self`. A None prompt (nothing to judge) is
         scored 0 unasked. Each distinct prompt is asked once per judge; a reply that `parse` cannot read is asked
-        once more with `reminder` appended (its record keeps both replies, "reminded": true)."""
+        once more with `reminder` appended (its record keeps both replies, "reminded": true). `logged`, {prompt:
+        {judge name: reply}}: replies a run already got (a log being re-scored), read again, not asked again."""
+        logged = logged or {}
         unique = list(dict.fromkeys(p for p in prompts if p is not None))
         records: dict[str, dict[str, dict[str, Any]]] = {p: {} for p in unique}
         nothing = {}
@@ -333,7 +336,8 @@ class Jury:
                     record[judge.name] = {"skipped": "judge is the evaluated model", "verdict": None}
                 continue
             nothing[judge.name] = {"verdict": 0.0, "reply": None, "note": "no answer given: scored wrong"}
-            replies = self._replies(judge, unique, max_tokens)
+            known = {p: logged[p][judge.name] for p in unique if judge.name in logged.get(p, {})}
+            replies = self._replies(judge, [p for p in unique if p not in known], max_tokens) | known
             for prompt in unique:
                 reply = replies.get(prompt)
                 records[prompt][judge.name] = (
@@ -341,7 +345,7 @@ class Jury:
                     if reply is None
                     else {"verdict": parse(reply), "reply": reply}
                 )
-            unread = [p for p in unique if _unread(records[p][judge.name])]
+            unread = [p for p in unique if p not in known and _unread(records[p][judge.name])]
             if reminder and unread:
                 again = self._replies(judge, [f"{p}\n\n{reminder}" for p in unread], max_tokens)
                 for prompt in unread:

@@ -54,7 +54,7 @@ from lm_eval_xling.results.metrics import (
     finite_number,
     metric_values,
     non_mean_aggregation,
-    shares_out_of_range,
+    out_of_range,
 )
 from lm_eval_xling.results.runs import SETTINGS, Run, group_runs, run_date
 from lm_eval_xling.stats import RESAMPLES, difference_ci, mcnemar_exact, mean_ci, paired_difference
@@ -168,7 +168,7 @@ def load_runs(folders: list[Path], family: ReportFamily | None = None) -> tuple[
     files = [results for folder in folders for results in results_files(folder)]
     for results in files:
         values = metric_values(results.data)
-        if broken := [f"{task}: {line}" for task, v in values.items() for line in shares_out_of_range(v)]:
+        if broken := [f"{task}: {line}" for task, v in values.items() for line in out_of_range(v)]:
             raise ReportError(f"{results.path}: {'; '.join(broken)}")
     position = {results.path: i for i, results in enumerate(files)}
     runs = group_runs(sorted(files, key=lambda r: (r.path.name, str(r.path))))  # oldest first: newest wins

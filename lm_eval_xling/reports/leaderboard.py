@@ -54,7 +54,7 @@ from lm_eval_xling.files import write_file
 from lm_eval_xling.redact import redact
 from lm_eval_xling.results.folders import ResultsFile, results_files
 from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, model_args_dict, read_samples, sample_lines
-from lm_eval_xling.results.metrics import finite_number, metric_values, shares_out_of_range
+from lm_eval_xling.results.metrics import finite_number, metric_values, out_of_range
 from lm_eval_xling.results.runs import Run, one_run, run_date
 
 SCHEMA_PATH = Path(__file__).with_name("leaderboard_schema.json")
@@ -213,7 +213,7 @@ def _checked_scores(
             continue
         why = "NaN: nothing to average (e.g. no document with a valid verdict)" if _is_nan(value) else "not a number"
         removed.append(f"results.{task}.{key}: {value!r} is {why}; dropped")
-    problems += [f"{task}: {line}, in {run.path}" for line in shares_out_of_range(values)]
+    problems += [f"{task}: {line}, in {run.path}" for line in out_of_range(values)]
     return values
 
 

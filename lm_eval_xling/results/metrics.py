@@ -6,6 +6,8 @@ import math
 import re
 from typing import Any
 
+from lm_eval_xling.metrics.jury import JURY_COUNTS
+
 
 def finite_number(value: Any) -> float | None:
     """`value` as a float when it is a finite number (bools count as 0/1), else None."""
@@ -26,18 +28,23 @@ def metric_values(results: dict[str, Any]) -> dict[str, dict[str, float]]:
 
 
 # Metrics that are shares of documents (accuracy, rates, precision/recall/F1 on a 0-1 scale): outside [0, 1] is a
-# broken results file, never a score.
+# broken results file, never a score. Counts of documents (the jury's failed and unparsed verdicts) are whole and
+# never negative.
 _SHARE = re.compile(r"^(acc|acc_norm|exact_match|invalid|invalid_rules|unanswered|unreadable|\w+_rate|"
                     r"(\w+_)?(precision|recall|f1))$")  # fmt: skip
 
 
-def shares_out_of_range(values: dict[str, float]) -> list[str]:
-    """'metric,filter is v, outside [0, 1] for a share' for each such value of one task's `metric_values`."""
-    return [
-        f"metric {key} is {value}, outside [0, 1] for a share"
-        for key, value in values.items()
-        if _SHARE.match(key.split(",", 1)[0]) and not 0 <= value <= 1
-    ]
+def out_of_range(values: dict[str, float]) -> list[str]:
+    """'metric,filter is v, <why>' for each value of one task's `metric_values` that no run can produce: a share
+    outside [0, 1] or a count that is negative or not whole."""
+    problems = []
+    for key, value in values.items():
+        metric = key.split(",", 1)[0]
+        if _SHARE.match(metric) and not 0 <= value <= 1:
+            problems.append(f"metric {key} is {value}, outside [0, 1] for a share")
+        elif metric in JURY_COUNTS and not (value >= 0 and value.is_integer()):
+            problems.append(f"metric {key} is {value}, not a count (a whole number, 0 or more)")
+    return problems
 
 
 _FUNCTION_SOURCE = re.compile(r"^\s*def\s+(\w+)\s*\(")

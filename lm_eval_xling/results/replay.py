@@ -7,13 +7,16 @@ code path of a live run.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import datasets
 from lm_eval.api.model import LM
 
+from lm_eval_xling.metrics.judged_task import logged_verdicts
 from lm_eval_xling.results.logs import (
     HARNESS_METADATA,
     SamplesError,
@@ -25,7 +28,6 @@ from lm_eval_xling.results.logs import (
     results_beside,
     task_name_from_path,
 )
-from lm_eval_xling.results.metrics import finite_number
 
 
 def _decode(request_type: str, resp: Any) -> Any:
@@ -116,7 +118,8 @@ def score_samples(
     same stamp; none: the task as it is now). Every logged document must be the task's (its doc_hash, else its
     logged doc); where the run's results file lies beside the log, the log must be the one those results were
     computed from (`check_pairing`), and, at the same task version and without other judges, its responses must
-    give the numbers the run reported (`_check_reproduced`)."""
+    give the numbers the run reported (`_check_reproduced`). A judged task reads the judge replies the log holds
+    (`logged_verdicts`) unless `metadata` names judges of its own."""
     from lm_eval.evaluator import evaluate
 
     task, samples, doc_ids = _logged(path, task)
@@ -134,14 +137,15 @@ def score_samples(
     if config.get("generation_kwargs"):
         task_dict["tasks"][task].set_config(key="generation_kwargs", value=config["generation_kwargs"])
     prefix = doc_ids == list(range(len(doc_ids)))
-    results = evaluate(
-        lm=ReplayLM(samples, doc_ids, path),
-        task_dict=task_dict,
-        limit=len(doc_ids) if prefix else None,
-        samples=None if prefix else {task: doc_ids},
-        bootstrap_iters=bootstrap_iters,
-        log_samples=False,
-    )
+    with nullcontext() if (metadata or {}).get("judges") else logged_verdicts(samples):
+        results = evaluate(
+            lm=ReplayLM(samples, doc_ids, path),
+            task_dict=task_dict,
+            limit=len(doc_ids) if prefix else None,
+            samples=None if prefix else {task: doc_ids},
+            bootstrap_iters=bootstrap_iters,
+            log_samples=False,
+        )
     if reported is not None and not metadata:
         _check_reproduced(path, task, results, reported, beside)
     return results
@@ -156,13 +160,24 @@ def _check_reproduced(
         return  # the task's scoring changed since the run: new numbers are the point of re-scoring
     for key, value in reported["results"].get(task, {}).items():
         new = rescored["results"][task].get(key)
-        if "_stderr," in key or finite_number(value) is None or finite_number(new) is None:
+        if "_stderr," in key or not _number(value) or not _number(new) or _same(float(value), float(new)):
             continue
-        if abs(float(new) - float(value)) > 1e-9 * max(1.0, abs(float(value))):
-            raise SamplesError(
-                f"{path}: its responses give {key} {new:.6g}, but {reported_in.name} reports {value:.6g} "
-                f"for {task} at the same task version; the log's replies are not those the run scored (edited?)"
-            )
+        raise SamplesError(
+            f"{path}: its responses give {key} {new:.6g}, but {reported_in.name} reports {value:.6g} "
+            f"for {task} at the same task version; the log's replies are not those the run scored (edited?)"
+        )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _same(reported: float, rescored: float) -> bool:
+    """Equal numbers (to rounding), NaN only to NaN: a run that reported NaN where its log gives a number, or the
+    other way round, is another run's (or an edited) log."""
+    if math.isnan(reported) or math.isnan(rescored):
+        return math.isnan(reported) and math.isnan(rescored)
+    return reported == rescored or abs(rescored - reported) <= 1e-9 * max(1.0, abs(reported))
 
 
 def replay_samples(path: Path, task: str | None = None) -> tuple[Any, list[dict[str, Any]]]:

@@ -42,7 +42,8 @@ CSV = "nsp/nsp_en_1000.csv"
 XPARADE = "xparade/complete_data_es/en-es-adj-dev.json"
 # (dataset, raw file, corruption, the error expected; {path} is the corrupted file). Before the fix, in order:
 # ValueError: invalid literal for int(), KeyError: 'label', UnicodeDecodeError, a split of 0 records written,
-# KeyError: 'tokens', ValueError: invalid literal for int(), JSONDecodeError, a YAML error in "<unicode string>".
+# KeyError: 'tokens', ValueError: invalid literal for int(), label 1.5 read as 1, a token under two labels kept
+# under the later, JSONDecodeError, a YAML error in "<unicode string>", a key written twice (the later kept).
 CASES = [
     ("nsp", CSV, _replace("\n0,", "\nzero,"), r"{path} line 2 field 'story_id': malformed \(invalid literal"),
     ("nsp", CSV, _replace("label", "lable"), r"{path} line 1: missing column\(s\) \['label'\]"),
@@ -50,8 +51,16 @@ CASES = [
     ("nsp", CSV, lambda p: p.write_text(p.read_text().splitlines()[0] + "\n"), r"'test_1k'\): no records from {path}"),
     ("xparade", XPARADE, _first_pair(lambda pair: pair.pop("tokens")), r"{path} record en-es-dev-000 field 'tokens'"),
     ("xparade", XPARADE, _first_pair(lambda pair: pair["labels"].update(new=["x"])), r"field 'labels': malformed"),
+    ("xparade", XPARADE, _first_pair(lambda pair: pair["labels"]["new"].append(1.5)), r"token key 1.5 is not a whole"),
+    (
+        "xparade",
+        XPARADE,
+        _first_pair(lambda pair: pair["labels"]["new"].append(pair["labels"]["same"][0])),
+        r"field 'labels': malformed \(token \d+ is labelled both same and new\)",
+    ),
     ("xparade", XPARADE, lambda p: p.write_text(p.read_text()[:-9]), r"{path} line 1 column \d+: not valid JSON"),
     ("quench", "quench/Data_Store/Q1.yml", _replace("question:", "question: [x"), r"{path} line 3 column \d+: not"),
+    ("quench", "quench/Data_Store/Q1.yml", _replace("question:", "question: a\nquestion:"), r"duplicate key 'question"),
 ]
 
 

@@ -205,3 +205,31 @@ def test_a_judge_in_varied_phrasings_scores_the_share_of_right_entities(tmp_path
     rationale = {k.removesuffix(",extract"): v for k, v in results["results"]["quench_rationale_gold"].items()}
     assert rationale["jury_unparsed"] == 0
     assert rationale["jury_mean"] == pytest.approx(100 * 2 / 5)  # "the clue" explains no gold rationale: 2 of 5
+
+
+def test_score_reads_the_runs_verdicts_from_its_log(tmp_path, local_data, monkeypatch):
+    """`score` re-scores a judged run with the judge replies its log holds: the run's numbers, with no judge asked
+    again even where one would now answer otherwise (a judge that failed is asked again); given `--judges`, it asks
+    those judges."""
+    from lm_eval.loggers import EvaluationTracker
+
+    from lm_eval_xling.results.replay import score_samples
+
+    results, _ = _run(tmp_path, ["quench"], ["a", "b"])
+    tracker = EvaluationTracker(output_path=str(tmp_path / "out"))
+    tracker.save_results_aggregated(results=results, samples=results["samples"])
+    tracker.save_results_samples(task_name="quench", samples=results["samples"]["quench"])
+    log = next((tmp_path / "out").rglob("samples_quench_*.jsonl"))
+    (tmp_path / "cache.sqlite").unlink()  # no verdict served from the cache
+    monkeypatch.setitem(JUDGE_A, "Thames", "incorrect")  # judge a would now answer otherwise
+    record = tmp_path / "prompts.jsonl"
+    record.write_text("")
+
+    rescored = score_samples(log)["results"]["quench"]
+    asked = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [(p["judge"], _GOLD.search(p["prompt"])[1]) for p in asked] == [("a", "Pongal")] * 2  # failed, reminded
+    for key in ("judge_a,extract", "judge_b,extract", "jury_mean,extract", "jury_unparsed,extract"):
+        assert rescored[key] == pytest.approx(results["results"]["quench"][key])
+
+    rejudged = score_samples(log, metadata={"judges": [_judge("a", record)]})["results"]["quench"]
+    assert rejudged["judge_a,extract"] < rescored["judge_a,extract"]  # asked again: Thames now incorrect

@@ -313,6 +313,15 @@ def test_a_nan_metric_is_listed_as_removed_and_a_share_out_of_range_is_refused(r
         build_submission(run_copy, task_manager, allow_partial=True)
 
 
+def test_a_count_below_zero_or_not_whole_is_refused(run_copy, task_manager):
+    path, raw = _results_file(run_copy)
+    for value, shown in ((-3, "-3.0"), (1.5, "1.5")):
+        raw["results"]["nsp_hausa_ll"]["jury_failures,none"] = value
+        path.write_text(json.dumps(raw), encoding="utf-8")
+        with pytest.raises(LeaderboardError, match=rf"jury_failures,none is {shown}, not a count.*{path}"):
+            build_submission(run_copy, task_manager, allow_partial=True)
+
+
 def test_responses_hash_changes_when_a_reply_is_edited(run_copy, task_manager):
     before = build_submission(run_copy, task_manager, allow_partial=True)[0]["samples"]["nsp_hausa_ll"]
     log = next(run_copy.glob("samples_nsp_hausa_ll_*.jsonl"))

@@ -139,12 +139,23 @@ def _answers_edited(folder, log):
     return log
 
 
+def _reported_nan(folder, log):
+    """The run's results file says NaN where the log's replies give a number."""
+    results = next(folder.glob("results_*.json"))
+    data = json.loads(results.read_text(encoding="utf-8"))
+    metrics = data["results"]["nsp_hausa"]
+    metrics[next(key for key in metrics if key.startswith("acc,"))] = float("nan")
+    results.write_text(json.dumps(data), encoding="utf-8")
+    return log
+
+
 @pytest.mark.parametrize(
     ("tamper", "named"),
     [
         (_renamed_without_hashes, "has no results for nsp_english; not a log of that run"),
         (_cut_to_five, "5 documents, but results_"),
         (_answers_edited, "the log's replies are not those the run scored"),
+        (_reported_nan, "but results_"),
     ],
 )
 def test_score_refuses_a_log_its_run_did_not_write(live_run, local_data, tmp_path, tamper, named):
