@@ -575,6 +575,34 @@ NONE, DATA, BASE = "none", "data", "base"  # what a case needs: nothing, a data 
 GAP_RUNS = ("{stamp_a}", "{stamp_b}")
 ACC_75 = _with_results(set_metric("nsp_hausa", "acc", 7.5))
 ACC_75_NAMES = ("nsp_hausa", "acc", "results_")
+JURY_FAILURES_NEGATIVE = _with_results(set_metric("quench_indic", "jury_failures", -3))
+ACC_NAN = _with_results(set_metric("nsp_hausa", "acc", math.nan))
+
+
+def _written_log(name: str, text: str) -> Prepare:
+    """A sample log written here (`text`, UTF-8), then scored (`score`) or measured (`ynq-lengths`)."""
+
+    def prepare(base: Base, cwd: Path) -> list[str]:
+        (cwd / name).write_text(text, encoding="utf-8")
+        return ["ynq-lengths" if "_ynq_" in name else "score", name]
+
+    return prepare
+
+
+def _judged(judges: str, cache: str | None = None) -> Prepare:
+    """`score --judges` on run A's QUENCH log; `cache`: a judge cache file written here first with these bytes."""
+
+    def prepare(base: Base, cwd: Path) -> list[str]:
+        if cache is not None:
+            (cwd / "judges.sqlite").write_text(cache, encoding="utf-8")
+        return ["score", rel(log_of(run_a(base, cwd), "quench_indic"), cwd), "--judges", judges]
+
+    return prepare
+
+
+_SAMPLE = '{"doc_id": 0, "doc": {"context": "Labari \\ud800"}, "resps": [["A"]], "filtered_resps": ["A"]}\n'
+_YNQ_SAMPLE = '{"doc_id": 0, "doc": {"question": "q"}, "resps": [["a"]], "filtered_resps": ["a"]}\n'
+_LOG = "samples_nsp_hausa_2026-01-01T00-00-00.000000.jsonl"
 BLEU_NAN = _with_results(set_metric("quench_indic", "bleu", math.nan))
 
 RESULTS_CASES = [
@@ -602,6 +630,39 @@ RESULTS_CASES = [
     ResultsCase("score: log cut to 5 of 8 lines", _score(_cut_to_5), says=("samples_nsp_hausa",)),
     ResultsCase("score: resps edited", _score(_resps_edited), says=("samples_nsp_hausa",)),
     ResultsCase("compare: QUENCH logs", _compare(run_a, run_b, "--json"), OK, quench_cis),
+    ResultsCase(
+        "score: a log nested too deeply",
+        _written_log(_LOG, "[" * 100_000 + "]" * 100_000 + "\n"),
+        says=("nested too deeply",),
+        needs=NONE,
+    ),
+    ResultsCase("score: a lone surrogate in a logged document", _written_log(_LOG, _SAMPLE), says=(":1:",), needs=NONE),
+    ResultsCase(
+        "score: results say NaN, the log gives a number",
+        _score(lambda b, c: _nsp_log(ACC_NAN(b, c))),
+        says=("samples_nsp_hausa", "results_"),
+    ),
+    ResultsCase("score --judges: a judge that is no object", _judged('["x"]'), says=("no judge",)),
+    ResultsCase(
+        "score --judges: an unknown model", _judged('[{"model": "nope", "model_args": ""}]'), says=("judge nope",)
+    ),
+    ResultsCase(
+        "score --judges: a judge cache that is no database",
+        _judged('[{"model": "dummy", "model_args": ""}]', cache="notes\n" * 50),
+        says=("judges.sqlite",),
+        env={"LM_EVAL_XLING_JUDGE_CACHE": "judges.sqlite"},
+    ),
+    ResultsCase(
+        "ynq-lengths: a log without word counts",
+        _written_log("samples_ynq_english_2026-01-01T00-00-00.000000.jsonl", _YNQ_SAMPLE),
+        says=("english_words",),
+        needs=NONE,
+    ),
+    ResultsCase(
+        "submit --allow_partial: jury_failures -3",
+        _submit(JURY_FAILURES_NEGATIVE, "--allow_partial"),
+        says=("jury_failures", "not a count"),
+    ),
     # planted secrets
     ResultsCase(
         "submit --allow_partial: planted secrets", _submit(secret_run, "--allow_partial"), OK, written("lb.json")

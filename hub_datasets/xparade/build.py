@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from lm_eval_xling.data import DatasetError, Field, SourceMissing, check_fields, field_errors, raw_text, write_split
+from lm_eval_xling.files import parse_json
 from lm_eval_xling.xparade.schema import XPARADE
 
 SPEC = XPARADE
@@ -96,7 +97,7 @@ def build(raw: Path, out: Path) -> dict[str, int]:
         for split in XPARADE.splits:
             path = folder / f"{direction}-adj-{split}.json"
             try:
-                pairs = json.loads(raw_text(path, XPARADE))
+                pairs = parse_json(raw_text(path, XPARADE))
             except json.JSONDecodeError as err:
                 raise DatasetError(
                     f"{XPARADE.hub_id}: {path} line {err.lineno} column {err.colno}: not valid JSON ({err.msg})"

@@ -10,12 +10,13 @@ from pathlib import Path
 
 from lm_eval_xling.cli import command
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import parse_json
 
 
 def judges_argument(text: str) -> list:
     """The `--judges` value: a JSON list of judge models."""
     try:
-        value = json.loads(text)
+        value = parse_json(text)
     except json.JSONDecodeError as err:
         raise argparse.ArgumentTypeError(f"not JSON ({err})") from None
     if not isinstance(value, list):

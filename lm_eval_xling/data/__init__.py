@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 
 from lm_eval_xling.config import DATA_ENV, built_root, local_root
 from lm_eval_xling.errors import UserError, stop
+from lm_eval_xling.files import parse_json
 
 FORMATS = (".parquet", ".jsonl")
 
@@ -76,7 +77,7 @@ class DatasetSpec:
             self.check_record(record, where, index)
 
 
-def _not_utf8(path: Path, data: bytes, err: UnicodeDecodeError, first_line: int = 1) -> str:
+def not_utf8(path: Path, data: bytes, err: UnicodeDecodeError, first_line: int = 1) -> str:
     """Where a UTF-8 decoding error of `data` (read from `path`, starting at line `first_line`) lies: line, column
     and the byte."""
     line_start = data.rfind(b"\n", 0, err.start) + 1
@@ -85,20 +86,35 @@ def _not_utf8(path: Path, data: bytes, err: UnicodeDecodeError, first_line: int 
 
 
 def jsonl_lines(path: Path, error: type[Exception] = DatasetError) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed value) for every non-blank line of a JSONL file; a line that is not UTF-8 or not JSON
-    raises `error` naming the file and the line."""
+    """(line number, parsed value) for every non-blank line of a JSONL file; a line that is not UTF-8, not JSON or
+    holds a lone surrogate raises `error` naming the file and the line."""
     with path.open("rb") as f:
         for line_no, data in enumerate(f, 1):
             try:
                 line = data.decode("utf-8")
             except UnicodeDecodeError as err:
-                raise error(_not_utf8(path, data, err, line_no)) from None
+                raise error(not_utf8(path, data, err, line_no)) from None
             if not line.strip():
                 continue
             try:
-                yield line_no, json.loads(line)
+                value = parse_json(line)
             except json.JSONDecodeError as err:
                 raise error(f"{path}:{line_no}: not a JSON line ({err})") from err
+            if ("\\ud" in line or "\\uD" in line) and _lone_surrogate(value):
+                raise error(
+                    f"{path}:{line_no}: holds a lone surrogate escape (\\ud800-\\udfff alone), which is no text"
+                )
+            yield line_no, value
+
+
+def _lone_surrogate(value: Any) -> bool:
+    """Whether a parsed JSON value holds half of a surrogate pair: it cannot be written as UTF-8 (a hash, a
+    copy, a report of it fails), so no harness wrote it."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def raw_text(path: Path, spec: DatasetSpec) -> str:
@@ -107,7 +123,7 @@ def raw_text(path: Path, spec: DatasetSpec) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise DatasetError(f"{spec.hub_id}: {_not_utf8(path, data, err)}") from None
+        raise DatasetError(f"{spec.hub_id}: {not_utf8(path, data, err)}") from None
 
 
 @contextmanager

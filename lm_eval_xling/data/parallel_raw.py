@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_xling.data import DatasetError, DatasetSpec, Field, SourceMissing, check_fields, write_split
+from lm_eval_xling.files import parse_json
 
 Lines = list[tuple[int, dict[str, Any]]]  # (line number, record)
 
@@ -28,7 +29,7 @@ def read_jsonl(spec: DatasetSpec, path: Path, fields: Mapping[str, Field]) -> Li
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = parse_json(line)
         except json.JSONDecodeError as err:
             raise DatasetError(f"{where}: not valid JSON ({err.msg} at column {err.colno})") from None
         if not isinstance(record, dict):

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lm_eval_xling.errors import UserError
+from lm_eval_xling.errors import UserError, stop
+from lm_eval_xling.files import parse_json
 from lm_eval_xling.redact import is_credential
 
 log = logging.getLogger("lm_eval.xling.jury")  # under lm-eval's logger, so its CLI shows these lines
@@ -54,13 +55,23 @@ class Judge:
     name: str
 
     @classmethod
-    def from_spec(cls, spec: dict[str, str]) -> Judge:
-        args = _parse_args(spec.get("model_args", ""))
+    def from_spec(cls, spec: object) -> Judge:
+        """A judge from its spec, {"model": lm-eval model name, "model_args": "k=v,..." or {k: v}, "name": optional};
+        UserError naming the field where the spec is not one."""
+        if not isinstance(spec, dict):
+            raise UserError(f'judges: {spec!r:.60} is no judge; expected {{"model": ..., "model_args": ...}}')
+        model, model_args, name = spec.get("model"), spec.get("model_args", ""), spec.get("name")
+        if isinstance(model_args, dict):
+            model_args = ",".join(f"{k}={v}" for k, v in model_args.items())
+        for field, value in (("model", model), ("model_args", model_args), ("name", name or "-")):
+            if not isinstance(value, str) or (field != "model_args" and not value.strip()):
+                raise UserError(f"judge {model!s:.40}: field {field!r} is {value!r:.40}; expected text")
+        args = _parse_args(model_args)
         if secrets := [k for k, v in args.items() if is_credential(k, v)]:
             # model_args end up in results and logs; credentials go in the environment (e.g. OPENAI_API_KEY)
-            raise UserError(f"judge {spec.get('model')}: put {secrets} in the environment, not in model_args")
-        name = spec.get("name") or args.get("model") or args.get("pretrained") or spec["model"]
-        return cls(spec["model"], spec.get("model_args", ""), re.sub(r"\W+", "_", Path(name).name).strip("_"))
+            raise UserError(f"judge {model}: put {secrets} in the environment, not in model_args")
+        name = name or args.get("model") or args.get("pretrained") or model
+        return cls(model, model_args, re.sub(r"\W+", "_", Path(name).name).strip("_"))
 
     @property
     def identity(self) -> str:
@@ -91,10 +102,20 @@ def _chunk_size(judge: Judge) -> int:
 
 
 def judges_from_metadata(metadata: dict[str, Any] | None) -> list[Judge]:
+    """The judges a task's metadata names (a list of specs, or its JSON text); a malformed spec stops the run with
+    one line naming it."""
     specs = (metadata or {}).get("judges") or []
-    if isinstance(specs, str):
-        specs = json.loads(specs)
-    return [Judge.from_spec(s) for s in specs]
+    try:
+        if isinstance(specs, str):
+            try:
+                specs = parse_json(specs)
+            except json.JSONDecodeError as err:
+                raise UserError(f"judges: not JSON ({err})") from None
+        if not isinstance(specs, list):
+            raise UserError(f"judges: {specs!r:.60} is no list of judges")
+        return [Judge.from_spec(s) for s in specs]
+    except UserError as err:
+        stop(err)
 
 
 class VerdictCache:
@@ -102,15 +123,22 @@ class VerdictCache:
     which also keeps them on one machine, so that a claim's pid tells whether its owner still runs)."""
 
     def __init__(self, path: Path, claim_timeout: float = CLAIM_TIMEOUT_S):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
-        self._enable_wal()
-        # A verdict is stored from inside lm-eval's request loop as it arrives: a commit that waited for the disk
-        # (synchronous=FULL, an fsync each) held every other request up. In WAL mode NORMAL keeps the file whole;
-        # a power cut (not a crash) may lose the last verdicts, which the next run asks again.
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, judge TEXT, reply TEXT, at REAL)")
-        self._db.execute("CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT, pid INTEGER, at REAL)")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
+            self._enable_wal()
+            # A verdict is stored from inside lm-eval's request loop as it arrives: a commit that waited for the
+            # disk (synchronous=FULL, an fsync each) held every other request up. In WAL mode NORMAL keeps the file
+            # whole; a power cut (not a crash) may lose the last verdicts, which the next run asks again.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, judge TEXT, reply TEXT, at REAL)"
+            )
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT, pid INTEGER, at REAL)"
+            )
+        except (OSError, sqlite3.DatabaseError) as err:  # not SQLite, read-only, a folder: the user's to mend
+            stop(UserError(f"{path}: cannot be used as the judge cache ({err}); set judge_cache to another file"))
         self.owner = uuid.uuid4().hex  # this cache object's claims: two in one process are two owners
         self.claim_timeout = claim_timeout
 
@@ -244,7 +272,10 @@ class Jury:
                 import torch  # HFLM's own default is "cuda" whatever the machine: pick what is there
 
                 extra["device"] = "cuda" if torch.cuda.is_available() else "cpu"
-            self._models[judge] = get_model(judge.model).create_from_arg_string(judge.model_args, extra)
+            try:
+                self._models[judge] = get_model(judge.model).create_from_arg_string(judge.model_args, extra)
+            except (ValueError, TypeError, KeyError, AttributeError) as err:
+                stop(UserError(f"judge {judge.name}: {judge.model} cannot be built from its model_args ({err})"))
         return self._models[judge]
 
     def _ask(self, judge: Judge, items: list[tuple[str, str]], max_tokens: int, replies: dict[str, str]) -> None:

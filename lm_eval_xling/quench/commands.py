@@ -12,8 +12,10 @@ from lm_eval_xling.cli.score import judges_argument
 def _chain(args: argparse.Namespace, extra: list[str]) -> int:
     """Entity run, then the rationale run on the entity run's own replies; a finished stage is not redone."""
     from lm_eval_xling.quench.chain import run_chain
+    from lm_eval_xling.results.folders import held
 
-    return run_chain(args.model, args.model_args, args.task, args.output_path, args.judges, extra, args.launcher)
+    with held(args.output_path, "quench-chain"):
+        return run_chain(args.model, args.model_args, args.task, args.output_path, args.judges, extra, args.launcher)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,12 +7,17 @@ is backed by the sample logs of its own stamp.
 
 from __future__ import annotations
 
+import fcntl
 import json
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import parse_json
 from lm_eval_xling.redact import without_credentials
 from lm_eval_xling.results.logs import (
     SamplesError,
@@ -89,7 +94,7 @@ def logged_documents(path: Path) -> int | None:
     if not text.endswith("\n"):
         return None
     try:
-        samples = [json.loads(line) for line in text.splitlines()]
+        samples = [parse_json(line) for line in text.splitlines()]
     except json.JSONDecodeError:
         return None
     if not all(isinstance(s, dict) for s in samples):
@@ -165,3 +170,29 @@ def complete_samples(
         if expected is not None and logged_documents(log) == expected:
             return log
     return None
+
+
+LOCK_NAME = ".lm-eval-xling.lock"
+
+
+@contextmanager
+def held(folder: Path, command: str) -> Iterator[None]:
+    """The output folder of a resumable command, held while the command runs: a second run on it, which would pay
+    for every stage the first is running, is refused with one line naming the first. The system lets go of the
+    hold when its process ends, however it ends, so no stale lock is left behind."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / LOCK_NAME).open("a+", encoding="utf-8") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            owner = lock.read().strip() or "another run"
+            raise UserError(
+                f"{folder}: {owner} is writing here; wait for it to end (the same command then resumes from its "
+                "finished stages) or choose another output folder"
+            ) from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"{command} (pid {os.getpid()})")
+        lock.flush()
+        yield

@@ -12,6 +12,7 @@ from lm_eval.utils import handle_non_serializable, hash_string
 
 from lm_eval_xling.data import jsonl_lines
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.files import parse_json
 
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_\d{4}-\d{2}-\d{2}T[\d\-.]+$")
 
@@ -92,7 +93,7 @@ HARNESS_METADATA = {"version", "config_source"}  # set per task by its YAML and 
 def read_results(path: Path) -> dict[str, Any]:
     """A results file lm-eval wrote, parsed; SamplesError naming it when it is not one."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = parse_json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise SamplesError(f"{path}: not readable as JSON ({err})") from err
     if not isinstance(data, dict) or not isinstance(data.get("results"), dict):

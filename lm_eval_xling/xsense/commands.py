@@ -14,12 +14,14 @@ UNDEFINED = {"all": "no item in both logs", "correct": "A got no item right", "i
 
 
 def _run(args: argparse.Namespace, extra: list[str]) -> int:
+    from lm_eval_xling.results.folders import held
     from lm_eval_xling.xsense.pipeline import Run, run, table
 
     plan = Run(args.model, args.model_args, args.task, args.src, args.tgt, args.output_path, args.limit, extra,
                translations=args.translations, review_instruction=args.review_instruction,
                launcher=args.launcher)  # fmt: skip
-    report = run(plan)
+    with held(plan.output, "consistency run"):
+        report = run(plan)
     if report is None:  # --review_instruction: stopped before the T and I stages
         return 0
     print(json.dumps({key: report[key] for key in ("translation", "collapsed", "bleu_link")}, indent=2))

@@ -28,7 +28,7 @@ import yaml
 
 from lm_eval_xling.child import lm_eval_command, run_stage
 from lm_eval_xling.errors import UserError
-from lm_eval_xling.files import write_file
+from lm_eval_xling.files import parse_json, write_file
 from lm_eval_xling.redact import model_args_text, public_name, without_credentials
 from lm_eval_xling.results.folders import complete_samples, ran
 from lm_eval_xling.results.logs import read_samples
@@ -217,9 +217,16 @@ def reviewed_instruction(plan: Run, texts: dict[str, str]) -> dict[str, str]:
     if not path.is_file():
         pieces = {name: texts[f"instruction/{name}"] for name in fields}
         write_file(path, json.dumps(pieces, ensure_ascii=False, indent=2) + "\n")
-    pieces = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        pieces = parse_json(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise UserError(f"{path}: not readable as JSON ({err}); delete it to have it written again") from None
     if not isinstance(pieces, dict) or set(pieces) != set(fields):
-        raise ValueError(f"{path}: expected an object with exactly the keys {fields}")
+        raise UserError(
+            f"{path}: expected an object with exactly the keys {fields}; delete it to have it written again"
+        )
+    if bad := [name for name, text in pieces.items() if not isinstance(text, str)]:
+        raise UserError(f"{path}: field {bad[0]!r} is {type(pieces[bad[0]]).__name__}; expected the text to translate")
     return pieces
 
 
@@ -337,7 +344,7 @@ def read_report(folder: Path) -> dict[str, Any]:
     """The consistency.json of a `consistency run` folder; UserError naming the file where it is torn or not one."""
     path = folder / CONSISTENCY_REPORT
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
+        report = parse_json(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise UserError(f"{path}: not readable as JSON ({err}); `consistency run` again rewrites it") from None
     _expect(path, "the report", report, dict)

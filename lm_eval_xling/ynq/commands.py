@@ -19,7 +19,16 @@ def _lengths(args: argparse.Namespace) -> int:
         task = task_name_from_path(path) or ""
         if task not in ("ynq_english", "ynq_yoruba"):
             raise UserError(f"{path}: not a ynq_english or ynq_yoruba sample log")
-        samples[task.removeprefix("ynq_")] = list(read_samples(path).values())
+        logged = read_samples(path)
+        for doc_id, sample in logged.items():
+            for field in ("english_words", "yoruba_words"):
+                value = sample["doc"].get(field) if isinstance(sample["doc"], dict) else None
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise UserError(
+                        f"{path}: doc_id {doc_id}: field 'doc.{field}' is {value!r:.40}; expected a word count "
+                        "(the documents of this package's ynq tasks have it)"
+                    )
+        samples[task.removeprefix("ynq_")] = list(logged.values())
     report = length_report(samples, tuple(args.edges or LENGTH_EDGES), args.buckets)
     print(json.dumps(report, indent=2, allow_nan=False) if args.json else length_table(report))
     return 0

@@ -11,6 +11,7 @@ instruction or the question) is cut to its first tokens that fit; every sample r
 from __future__ import annotations
 
 import csv
+import io
 import re
 import unicodedata
 from collections import Counter
@@ -25,11 +26,12 @@ from lm_eval.api.metrics import mean
 from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_xling.config import DATA_ENV, built_root, local_root
-from lm_eval_xling.data import DatasetError, data_root, unreachable
+from lm_eval_xling.data import DatasetError, data_root, not_utf8, unreachable
 from lm_eval_xling.errors import stop
 from lm_eval_xling.metrics.overlap import WordTokenizer, rouge
 
 HUB_ID = "facebook/Y-NQ"
+_FIELD_LIMIT = 2**31 - 1  # csv's default, 131,072 characters, is shorter than the longest documents
 CSV_NAME = "Yoruba_NQ.csv"
 # The card's columns, by their folded names.
 COLUMNS = (
@@ -71,15 +73,24 @@ def fold(header: str) -> str:
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
-    """Rows keyed by folded column names; a clear error for missing columns or empty required fields."""
-    with path.open(encoding="utf-8-sig", newline="") as f:
-        reader = csv.DictReader(f)
+    """Rows keyed by folded column names; a clear error for bytes that are not UTF-8, a line CSV cannot parse,
+    missing columns or empty required fields. A field has no size limit: a whole document is one."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise DatasetError(f"{HUB_ID}: {not_utf8(path, data, err)}") from None
+    csv.field_size_limit(_FIELD_LIMIT)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
         found = reader.fieldnames or []
         by_fold = {fold(name): name for name in found}
         missing = [name for name in COLUMNS if fold(name) not in by_fold]
         if missing:
             raise DatasetError(f"{HUB_ID}: {path}: missing columns {missing}; expected {list(COLUMNS)}, found {found}")
         rows = [{fold(k): (v or "") for k, v in row.items() if k is not None} for row in reader]
+    except csv.Error as err:
+        raise DatasetError(f"{HUB_ID}: {path}:{reader.line_num}: not CSV ({err})") from None
     for index, row in enumerate(rows):
         for language in LANGUAGES:
             for field in _REQUIRED:

@@ -4,6 +4,7 @@ API judge's concurrency against an endpoint with a set latency."""
 from __future__ import annotations
 
 import multiprocessing
+import re
 import sqlite3
 import subprocess
 import sys
@@ -17,7 +18,8 @@ from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 from support.latency_server import LatencyServer
 
-from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache, fleiss_kappa, summarize
+from lm_eval_xling.errors import UserError
+from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache, fleiss_kappa, judges_from_metadata, summarize
 from lm_eval_xling.metrics.verdicts import parse_binary, parse_likert
 
 
@@ -181,3 +183,32 @@ def test_an_api_judge_has_all_its_concurrent_requests_in_flight(tmp_path):
         units = Jury([judge], VerdictCache(tmp_path / "cache.sqlite")).judge(prompts, parse_binary)
     assert len(server.arrivals) == 80 and server.peak_in_flight == 80
     assert [u["latency"]["verdict"] for u in units] == [1.0] * 80
+
+
+@pytest.mark.parametrize(
+    ("judges", "named"),
+    [
+        ([{"model": 3}], "judge 3: field 'model' is 3; expected text"),
+        (["x"], "judges: 'x' is no judge"),
+        ([{"model": "hf", "model_args": 5}], "judge hf: field 'model_args' is 5"),
+        ('[{"model": "hf"', "judges: not JSON"),
+        ("[" * 100_000 + "]" * 100_000, "judges: not JSON (nested too deeply"),
+        ({"model": "hf"}, "is no list of judges"),
+    ],
+)
+def test_a_malformed_judge_spec_is_one_clear_error(judges, named):
+    with pytest.raises(UserError, match=re.escape(named)):
+        judges_from_metadata({"judges": judges})
+
+
+def test_a_judge_that_cannot_be_built_is_named(tmp_path):
+    jury = Jury([Judge.from_spec({"model": "hf", "model_args": {"dtype": "float32"}})], VerdictCache(tmp_path / "c"))
+    with pytest.raises(UserError, match=r"judge hf: hf cannot be built from its model_args \(.*pretrained"):
+        jury.judge(["Is Paris the capital of France?"], lambda reply: None)
+
+
+def test_a_judge_cache_that_is_no_database_is_named(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a database\n" * 100)
+    for path in (tmp_path / "notes.txt", tmp_path):  # a text file, a folder
+        with pytest.raises(UserError, match=rf"{re.escape(str(path))}: cannot be used as the judge cache"):
+            VerdictCache(path)

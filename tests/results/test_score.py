@@ -228,3 +228,18 @@ def test_score_names_a_response_of_the_wrong_kind(tmp_path, hausa_docs):
     message = _fails(["score", str(log)])
     assert message.startswith(f"score: {log} doc_id 0: field 'resps' holds '")
     assert message.endswith("not a loglikelihood response")
+
+
+def test_a_log_nested_too_deeply_is_one_line(tmp_path):
+    """A line of JSON nested deeper than Python's parser goes (it raised RecursionError) is a bad line like any."""
+    log = tmp_path / "samples_nsp_hausa_2026-01-01T00-00-00.000000.jsonl"
+    log.write_text("[" * 200_000 + "]" * 200_000 + "\n", encoding="utf-8")
+    assert f"{log}:1: not a JSON line (nested too deeply" in _fails(["score", str(log)])
+
+
+def test_a_log_with_a_lone_surrogate_is_one_line(tmp_path):
+    """Half a surrogate pair ("\\ud800") parses as JSON but is no text: no harness wrote it (hashing it raised)."""
+    log = tmp_path / "samples_nsp_hausa_2026-01-01T00-00-00.000000.jsonl"
+    sample = {"doc_id": 0, "doc": {"context": "Labari \ud800"}, "resps": [["A"]], "filtered_resps": ["A"]}
+    log.write_text(json.dumps(sample) + "\n", encoding="utf-8")
+    assert f"{log}:1: holds a lone surrogate escape" in _fails(["score", str(log)])

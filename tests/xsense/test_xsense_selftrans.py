@@ -10,6 +10,7 @@ import pytest
 from support.common import run_cli
 
 from lm_eval_xling.config import raw_root
+from lm_eval_xling.errors import UserError
 from lm_eval_xling.xsense import quality, selftrans, translation
 from lm_eval_xling.xsense.declarations import DECLARATIONS
 from lm_eval_xling.xsense.pipeline import Run, reviewed_instruction
@@ -68,9 +69,15 @@ def test_instruction_pieces_are_reviewed_and_corrected_before_t_and_i(released, 
     inputs = translation.inputs(PAWSX, docs, texts, "de")
     t = translation.conditions(PAWSX, docs, inputs, pieces, "de")["T"]
     assert 'Satz 1: "' in pawsx_prompt(t[0]) and "Der Satz." not in pawsx_prompt(t[0])
-    path.write_text(json.dumps({"prefix": "x"}), "utf-8")
-    with pytest.raises(ValueError, match="exactly the keys"):
-        reviewed_instruction(plan, texts)
+    # a reviewer's slip is one line naming the file: a missing key, torn JSON, a piece that is no text
+    for edited, named in (
+        (json.dumps({"prefix": "x"}), "exactly the keys"),
+        (json.dumps(pieces)[:-3], "not readable as JSON"),
+        (json.dumps(pieces | {"prefix": None}), "field 'prefix' is NoneType; expected the text"),
+    ):
+        path.write_text(edited, "utf-8")
+        with pytest.raises(UserError, match=named):
+            reviewed_instruction(plan, texts)
 
 
 def test_native_instruction_keeps_the_inputs(local_data):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from support.common import run_cli
@@ -51,6 +52,17 @@ def test_broken_csv_names_what_is_wrong(tmp_path):
     rows[3]["English Question"] = "  "
     with pytest.raises(DatasetError, match=r"record 3 \(line 5\) field 'English Question': empty"):
         read_csv(write_ynq_csv(tmp_path / "b.csv", rows))
+    path = write_ynq_csv(tmp_path / "c.csv", ynq_rows())
+    lines = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join([*lines[:2], b"\xff" + lines[2], *lines[3:]]))
+    with pytest.raises(DatasetError, match=rf"{re.escape(str(path))}:3: not UTF-8 \(byte 0xff at column 1\)"):
+        read_csv(path)
+
+
+def test_a_document_longer_than_csvs_default_field_limit_is_read(tmp_path):
+    rows = ynq_rows()
+    rows[0]["English Document"] = "word " * 60_000  # 300,000 characters: csv's default limit is 131,072
+    assert read_csv(write_ynq_csv(tmp_path / "a.csv", rows))[0]["english_document"] == rows[0]["English Document"]
 
 
 def test_rouge_keeps_yoruba_diacritics():

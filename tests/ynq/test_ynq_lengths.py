@@ -127,3 +127,19 @@ def test_ynq_lengths_with_fixed_edges_on_the_fixture(tmp_path, tiny_model, local
     assert report["statistics"]["yoruba"]["qa"] == 6
     text = run_cli("lm-eval-xling", "ynq-lengths", *logs).stdout
     assert "Buckets: fixed edges [250, 500, 1000, 1500, 3000, 6000]" in text
+
+
+def test_ynq_lengths_names_a_document_without_its_word_counts(tmp_path):
+    """A Y-NQ log whose documents lack the word counts this package's tasks log (another harness's task of the same
+    name) is one line naming the sample and field, not a KeyError."""
+    from lm_eval_xling.cli import main
+
+    log = tmp_path / "samples_ynq_english_2026-01-01T00-00-00.000000.jsonl"
+    log.write_text(json.dumps({"doc_id": 0, "doc": {"question": "q"}, "resps": [["a"]]}) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as failed:
+        main(["ynq-lengths", str(log)])
+    assert failed.value.code == 2
+    assert (
+        str(failed.value) == f"ynq-lengths: {log}: doc_id 0: field 'doc.english_words' is None; expected a word "
+        "count (the documents of this package's ynq tasks have it)"
+    )
