@@ -222,6 +222,30 @@ RAW_CASES = [
         edit_json_pair(set_key("labels", {"same": ["x"], "new": [], "inf": []})),
     ),  # fmt: skip
     Case(
+        "xparade: token label 1.5",
+        "xparade",
+        "xparade/complete_data_es/en-es-adj-dev.json",
+        edit_json_pair(lambda pair: pair["labels"]["new"].append(1.5)),
+    ),  # fmt: skip
+    Case(
+        "xparade: a token under two labels",
+        "xparade",
+        "xparade/complete_data_es/en-es-adj-dev.json",
+        edit_json_pair(lambda pair: pair["labels"]["inf"].append(pair["labels"]["same"][0])),
+    ),  # fmt: skip
+    Case(
+        "xparade: JSON nested too deeply",
+        "xparade",
+        "xparade/complete_data_es/en-es-adj-dev.json",
+        lambda p: p.write_text("[" * 100_000 + "]" * 100_000),
+    ),  # fmt: skip
+    Case(
+        "quench: a key written twice",
+        "quench",
+        "quench/Data_Store/*.yml",
+        replace("question:", "question: a\nquestion:"),
+    ),
+    Case(
         "nsp_global: markdown story without its title",
         "nsp_global",
         "storybooks/global-asp/de/0001_*.md",

@@ -7,7 +7,8 @@ started inside it; a block that never closes gave no answer), JSON objects and X
 read as "key: value" lines (a tool call's name is none; a multi-line value is lines of the reply), code fences,
 markdown emphasis and escapes, block quotes and table rules gone, headings and list items kept as lines but marked as
 such, quotation marks of every script as ASCII quotes, full-width forms and other compatibility characters folded
-(NFKC). It also says where the reply refuses or states that it cannot tell.
+(NFKC), the marks that steer right-to-left text dropped, a repetition loop said once (a loop cut off at the token
+limit ends no statement). It also says where the reply refuses or states that it cannot tell.
 
 Every step is a single pass of a regular expression without nested repeats or a scan of the text, so reading is
 linear in the reply; runaway replies are read on their last 50,000 characters.
