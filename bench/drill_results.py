@@ -731,6 +731,7 @@ RESULTS_CASES = [
     ResultsCase("run: --limit nan", _args(*DUMMY_RUN, "--limit", "nan"), says=("limit",), needs=DATA),
     ResultsCase("run: an unknown task", _args(*DUMMY_RUN[:3], "--tasks", "nope_task"), says=("nope_task",), needs=DATA),
     ResultsCase("run: --tasks ''", _args(*DUMMY_RUN[:3], "--tasks", ""), says=("tasks",), needs=DATA),
+    ResultsCase("run: --batch_size abc", _args(*DUMMY_RUN, "--batch_size", "abc"), says=("batch_size",), needs=DATA),
     ResultsCase(
         "run: --output_path under a file",
         _file_then("taken", [*DUMMY_RUN[:5], "--model_args", "", "--limit", "1", "--output_path", "taken/out"]),

@@ -69,11 +69,13 @@ def test_debug_shows_the_traceback(tmp_path):
             "lm-eval-xling report: argument --iters: 2000000000 is out of range",
         ),
         (["nsp-features", "--limit", "0"], "nsp-features: --limit is 0; give a positive number of questions"),
+        (["run", "--tasks", "nsp_hausa", "--batch_size", "abc"], "lm-eval-xling run: argument --batch_size"),
+        (["run", "--tasks", "nsp_hausa", "--batch_size", "auto:0"], "lm-eval-xling run: argument --batch_size"),
     ],
 )
 def test_a_limit_or_resample_count_out_of_range_is_refused_in_one_line(argv, named, capsys):
-    """lm_eval reads --limit 0 as every document, and two billion resamples never end: refused before anything
-    runs, in one line."""
+    """lm_eval reads --limit 0 as every document, two billion resamples never end, and lm_eval checks a batch size
+    only once the model is loaded: refused before anything runs, in one line."""
     with pytest.raises(SystemExit) as refused:
         main(argv)
     said = capsys.readouterr().err.strip().splitlines()

@@ -81,6 +81,15 @@ def _demo_tasks(root: Path) -> str:
     return ",".join(tasks)
 
 
+def batch_size(value: str) -> str:
+    """argparse type: lm_eval's batch sizes, checked before a model is built (an error after loading it costs
+    minutes, and lm_eval checks only then)."""
+    size = value.removeprefix("auto:") if value.startswith("auto:") else "1" if value == "auto" else value
+    if not (size.isascii() and size.isdigit() and int(size) > 0):
+        raise argparse.ArgumentTypeError(f"{value!r} is no batch size: give N > 0, auto or auto:N")
+    return value
+
+
 def _run(args: argparse.Namespace, extra: list[str]) -> int:
     """The main job: our tasks through the real lm_eval CLI, on the embedded model and local data by default; with
     `--launcher`, lm_eval runs in the launcher's processes (data parallel).
@@ -190,7 +199,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--tasks", help=f"default: the demo, {','.join(DEMO_TASKS)} at --limit {DEMO_LIMIT}")
     run.add_argument("--limit", type=float, help="documents per task (default: all; the demo's 3)")
     run.add_argument("--model", default="hf")
-    run.add_argument("--batch_size", default="8")
+    run.add_argument("--batch_size", type=batch_size, default="8", help="N, auto or auto:N (as lm_eval)")
     run.add_argument("--model_args", help="default: the embedded SmolLM2-135M-Instruct, chat template on")
     run.add_argument("--raw", type=Path, default=raw_root(), help="raw sources, used when data is built")
     launcher_argument(run)

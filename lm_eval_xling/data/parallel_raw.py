@@ -3,14 +3,20 @@ reading and checking of the PAWS-X and XNLI builders in hub_datasets/."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from lm_eval_xling.data import DatasetError, DatasetSpec, Field, SourceMissing, check_fields, write_split
-from lm_eval_xling.files import parse_json
+from lm_eval_xling.data import (
+    DatasetError,
+    DatasetSpec,
+    Field,
+    SourceMissing,
+    check_fields,
+    jsonl_lines,
+    write_split,
+)
 
 Lines = list[tuple[int, dict[str, Any]]]  # (line number, record)
 
@@ -20,18 +26,8 @@ def read_jsonl(spec: DatasetSpec, path: Path, fields: Mapping[str, Field]) -> Li
     if not path.is_file():
         raise DatasetError(f"{spec.hub_id}: raw file missing: {path}")
     records = []
-    for number, data in enumerate(path.read_bytes().splitlines(), start=1):
+    for number, record in jsonl_lines(path):
         where = f"{spec.hub_id}: {path} line {number}"
-        try:
-            line = data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise DatasetError(f"{where}: not UTF-8 ({err.reason} at byte {err.start})") from None
-        if not line.strip():
-            continue
-        try:
-            record = parse_json(line)
-        except json.JSONDecodeError as err:
-            raise DatasetError(f"{where}: not valid JSON ({err.msg} at column {err.colno})") from None
         if not isinstance(record, dict):
             raise DatasetError(f"{where}: expected a JSON object, got {type(record).__name__}")
         check_fields(record, fields, where)

@@ -321,7 +321,8 @@ def read_span_lists(reply: object) -> SpanReading:
         or (ends_between_labels(reading.text))
     )
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
-    by_position = _headings_by_position(lines)
+    heads = [_heading(line) for line in lines]
+    by_position = {} if any(heads) else _headings_by_position(lines)
     for i, line in enumerate(lines):
         if _CONTINUATION.match(line.text) or _NEXT_EXAMPLE.match(line.text):
             if found.readable or stated or any(labelled.values()):
@@ -330,7 +331,7 @@ def read_span_lists(reply: object) -> SpanReading:
             continue
         if line.kind == "row":
             continue  # tables are read below
-        head = _heading(line) or by_position.get(i)
+        head = heads[i] or by_position.get(i)
         if head:
             close()
             current, rest = head
@@ -391,10 +392,10 @@ def read_span_lists(reply: object) -> SpanReading:
 
 def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:
     """Headings in words this reader does not know, read in the prompt's order ("Novo:" then "Inferível:", "Yeni:"
-    then "Çıkarılabilir:"): where no line is a known new or inferable heading and at least two lines are a short
-    label and a colon, the first two such labels head the new and the inferable list, later ones other sections.
-    {line index: (label, the rest of the line)}."""
-    if any(_heading(line) or _inline_label(line.text) for line in lines):
+    then "Çıkarılabilir:"), for lines none of which is a known heading: where none is labelled inline either and at
+    least two lines are a short label and a colon, the first two such labels head the new and the inferable list,
+    later ones other sections. {line index: (label, the rest of the line)}."""
+    if any(_inline_label(line.text) for line in lines):
         return {}
     labelled = [
         (i, m) for i, line in enumerate(lines) if line.kind != "field" and (m := _UNKNOWN_HEAD.match(line.text))

@@ -43,7 +43,8 @@ XPARADE = "xparade/complete_data_es/en-es-adj-dev.json"
 # (dataset, raw file, corruption, the error expected; {path} is the corrupted file). Before the fix, in order:
 # ValueError: invalid literal for int(), KeyError: 'label', UnicodeDecodeError, a split of 0 records written,
 # KeyError: 'tokens', ValueError: invalid literal for int(), label 1.5 read as 1, a token under two labels kept
-# under the later, JSONDecodeError, a YAML error in "<unicode string>", a key written twice (the later kept).
+# under the later, JSONDecodeError, a YAML error in "<unicode string>", a key written twice (the later kept), a
+# PAWS-X line holding a lone surrogate (built, then unwritable).
 CASES = [
     ("nsp", CSV, _replace("\n0,", "\nzero,"), r"{path} line 2 field 'story_id': malformed \(invalid literal"),
     ("nsp", CSV, _replace("label", "lable"), r"{path} line 1: missing column\(s\) \['label'\]"),
@@ -61,6 +62,10 @@ CASES = [
     ("xparade", XPARADE, lambda p: p.write_text(p.read_text()[:-9]), r"{path} line 1 column \d+: not valid JSON"),
     ("quench", "quench/Data_Store/Q1.yml", _replace("question:", "question: [x"), r"{path} line 3 column \d+: not"),
     ("quench", "quench/Data_Store/Q1.yml", _replace("question:", "question: a\nquestion:"), r"duplicate key 'question"),
+    ("pawsx", "pawsx/test-de.jsonl", _bad_byte(2), r"{path}:2: not UTF-8 \(byte 0xff at column 1\)"),
+    ("pawsx", "pawsx/test-de.jsonl", _replace('"label"', '"label'), r"{path}:1: not a JSON line"),
+    ("pawsx", "pawsx/test-zh.jsonl", _replace('"sentence1": "', '"sentence1": "\\ud800'), r"{path}:1: holds a lone"),
+    ("xnli", "xnli/test-de.jsonl", _replace('"label": 0', '"label": "0"'), r"{path} line \d+ field 'label'"),
 ]
 
 
