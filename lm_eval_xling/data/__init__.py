@@ -9,7 +9,7 @@ dataset from the cache folder where `data build` (or the main job) built it ther
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,7 +85,7 @@ def not_utf8(path: Path, data: bytes, err: UnicodeDecodeError, first_line: int =
     return f"{path}:{line_no}: not UTF-8 (byte {data[err.start]:#04x} at column {err.start - line_start + 1})"
 
 
-def jsonl_lines(path: Path, error: type[Exception] = DatasetError) -> Iterator[tuple[int, Any]]:
+def jsonl_lines(path: Path, error: Callable[[str], Exception] = DatasetError) -> Iterator[tuple[int, Any]]:
     """(line number, parsed value) for every non-blank line of a JSONL file; a line that is not UTF-8, not JSON or
     holds a lone surrogate raises `error` naming the file and the line."""
     with path.open("rb") as f:

@@ -26,7 +26,7 @@ def read_jsonl(spec: DatasetSpec, path: Path, fields: Mapping[str, Field]) -> Li
     if not path.is_file():
         raise DatasetError(f"{spec.hub_id}: raw file missing: {path}")
     records = []
-    for number, record in jsonl_lines(path):
+    for number, record in jsonl_lines(path, error=lambda problem: DatasetError(f"{spec.hub_id}: {problem}")):
         where = f"{spec.hub_id}: {path} line {number}"
         if not isinstance(record, dict):
             raise DatasetError(f"{where}: expected a JSON object, got {type(record).__name__}")

@@ -121,22 +121,22 @@ def _without(field):
 @pytest.mark.parametrize(
     ("name", "language", "line", "change", "message"),
     [
-        ("pawsx", "de", 5, lambda line: line[:-5], "line 5: not valid JSON"),
-        ("pawsx", "en", 3, lambda line: "[1, 2]", "line 3: expected a JSON object, got list"),
-        ("pawsx", "zh", 7, _with(label=2), r"line 7 field 'label': expected one of \[0, 1\], got 2"),
-        ("pawsx", "en", 2, _with(label=True), "line 2 field 'label': expected int, got bool True"),
-        ("pawsx", "de", 12, _without("sentence2"), "line 12 field 'sentence2': missing"),
-        ("pawsx", "zh", 1, _with(id="100"), "line 1 field 'id': expected int, got str '100'"),
-        ("xnli", "zh", 4, _with(label=3), r"line 4 field 'label': expected one of \[0, 1, 2\], got 3"),
-        ("xnli", "de", 9, _with(hypothesis=None), "line 9 field 'hypothesis': expected str, got NoneType None"),
-        ("xnli", "en", 11, _without("idx"), "line 11 field 'idx': missing"),
+        ("pawsx", "de", 5, lambda line: line[:-5], ":5: not a JSON line"),
+        ("pawsx", "en", 3, lambda line: "[1, 2]", " line 3: expected a JSON object, got list"),
+        ("pawsx", "zh", 7, _with(label=2), r" line 7 field 'label': expected one of \[0, 1\], got 2"),
+        ("pawsx", "en", 2, _with(label=True), " line 2 field 'label': expected int, got bool True"),
+        ("pawsx", "de", 12, _without("sentence2"), " line 12 field 'sentence2': missing"),
+        ("pawsx", "zh", 1, _with(id="100"), " line 1 field 'id': expected int, got str '100'"),
+        ("xnli", "zh", 4, _with(label=3), r" line 4 field 'label': expected one of \[0, 1, 2\], got 3"),
+        ("xnli", "de", 9, _with(hypothesis=None), " line 9 field 'hypothesis': expected str, got NoneType None"),
+        ("xnli", "en", 11, _without("idx"), " line 11 field 'idx': missing"),
     ],
 )
 def test_malformed_raw_line_names_file_line_and_field(tmp_path, synthetic_raw, name, language, line, change, message):
     raw = _copy(synthetic_raw, tmp_path, name)
     path = raw / name / f"test-{language}.jsonl"
     _rewrite_line(path, line, change)
-    with pytest.raises(DatasetError, match=rf"{SPECS[name].hub_id}: {path} {message}"):
+    with pytest.raises(DatasetError, match=rf"{SPECS[name].hub_id}: {path}{message}"):
         builders()[name].build(raw, tmp_path / "out")
     assert not (tmp_path / "out").exists()  # nothing half-written
 
