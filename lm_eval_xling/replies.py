@@ -48,6 +48,8 @@ _TURN_OPENING = re.compile(
     r"\s*(?:<s>\s*)?(?:(?:<\|im_start\|>|<start_of_turn>|<\|start_header_id\|>)[ \t]*[A-Za-z_]{0,20}[ \t]*"
     r"(?:<\|end_header_id\|>)?|\[INST\][^\[]{0,20000}\[/INST\])"  # Llama 2's instruction before its answer
 )
+# a chat written out as plain text ("System: ...", "User: ...", "Assistant: ..."), each turn opening a line
+_ROLE_LINE = re.compile(r"(?im)^[ \t#*]*(?P<role>system|user|human|assistant)[ \t*]*:[ \t*]*")
 _ARGUMENTS = frozenset(("arguments", "parameters", "args", "input"))  # what a tool call passes, beside its name
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
 # the escapes of a string JSON-encoded twice ('\\"Paris\\"\\n'); "\\t" and "\\r" only where no letter follows
@@ -155,6 +157,20 @@ def _own_turn(text: str) -> str:
     return kept + text[start:]
 
 
+def _plain_turn(text: str) -> str:
+    """The model's own turn where the reply opens with the chat written out as plain text: the first "Assistant:"
+    turn (after the echoed "System:" / "User:" turns), up to the next turn (a base model goes on to write them);
+    else the text."""
+    turns = list(_ROLE_LINE.finditer(text))
+    if text[: turns[0].start()].strip():
+        return text  # the reply's own text first: the turns after it are the next ones, written by a base model
+    for i, turn in enumerate(turns):
+        if turn["role"].lower() == "assistant":
+            end = turns[i + 1].start() if i + 1 < len(turns) else len(text)
+            return text[turn.end() : end]
+    return text
+
+
 def _unescaped(text: str) -> str:
     """A reply JSON-encoded once more than it should be, as its reader sees it: a JSON string literal's value, or
     the escapes of one ('\\"Paris\\"\\nIt is...') decoded where the reply has no line break of its own."""
@@ -167,11 +183,14 @@ def _unescaped(text: str) -> str:
 
 
 def own_text(reply: str) -> str:
-    """What a reader of the model's reply sees once the transport's additions are undone: the model's own turn,
-    HTML entities as their characters, a twice JSON-encoded reply decoded."""
+    """What a reader of the model's reply sees once the transport's additions are undone: the model's own turn
+    (behind a chat template's tokens or written out as plain text), HTML entities as their characters, a twice
+    JSON-encoded reply decoded."""
     reply = reply.lstrip("\ufeff")
     if "<" in reply or "[/INST]" in reply:
         reply = _own_turn(reply)
+    if ":" in reply and _ROLE_LINE.search(reply):
+        reply = _plain_turn(reply)
     if "&" in reply and _ENTITY.search(reply):
         reply = html.unescape(reply)
     return _unescaped(reply) if "\\" in reply else reply

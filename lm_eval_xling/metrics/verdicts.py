@@ -20,7 +20,7 @@ from collections import deque
 from pathlib import Path
 
 from lm_eval_xling.choice_words import alternation, every, negators, read_yaml
-from lm_eval_xling.replies import TAKEN_BACK, Line, ascii_digits, read_reply
+from lm_eval_xling.replies import TAKEN_BACK, TERMINALS, Line, ascii_digits, read_reply
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
 _WORD_NUMBERS = {
@@ -353,8 +353,8 @@ _AS_SCORE = (
     # the reply before a dash or colon ("3 — The rationale ...")
     (
         re.compile(
-            rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))[^\W\d_][^\s\d:：*]{{1,20}}[ \t*]*[:：][ \t*]*"
-            r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)))"
+            rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))[^\W\d_][^\s\d:：៖*]{{1,20}}[ \t*]*[:：៖][ \t*]*"
+            r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)|[ \t]+[^\W\d_]{1,8}[ \t]*[.!。]?[ \t]*$))"
         ),
         "Score: ",
     ),
@@ -381,6 +381,17 @@ def _as_scores(text: str) -> str:
     return text
 
 
+# a score alone in the reply's last sentence, short: a few words naming it before, at most a copula after ("ውጤቱ 5
+# ነው።", "மதிப்பெண் 3 ஆகும்.", "評価は4です。", "Baho: 5 ball.")
+_TERMINAL = f"[{re.escape(TERMINALS)}]"
+_LAST_SENTENCE_MAX = 120  # characters of the reply's end it is looked for in (keeps the search linear)
+_LAST_SENTENCE_SCORE = re.compile(
+    rf"(?:^|{_TERMINAL}|\n)[ \t]*(?P<before>[^\d\s{re.escape(TERMINALS)}]+(?:[ \t]+[^\d\s{re.escape(TERMINALS)}]+)"
+    rf"{{0,2}})[ \t]*(?<![\d.])(?P<n>[1-5](?:\.5)?)(?![\d.,]*\d)[ \t]*(?P<after>[^\d\s{re.escape(TERMINALS)}]{{0,12}})"
+    rf"[ \t]*{_TERMINAL}*[ \t]*$"
+)
+
+
 def parse_likert(reply: object) -> float | None:
     """A 1-5 score (halves allowed), or None when the judge states none or one off the scale."""
     if (text := _read(reply)) is None:
@@ -392,6 +403,8 @@ def parse_likert(reply: object) -> float | None:
     if last and not _SCALE_KEY.match(text, text.rfind("\n", 0, last.start()) + 1):  # not "max_score: 5"
         found.append((last.start("n"), last))
     found.sort(key=lambda f: f[0])
+    if not found and (alone := _LAST_SENTENCE_SCORE.search(text, max(0, len(text) - _LAST_SENTENCE_MAX))):
+        return _on_scale(float(alone["n"]))
     if found:
         match = found[-1][1]
         if match.re is _STARS:

@@ -45,7 +45,7 @@ from functools import cache, lru_cache
 
 import regex
 
-from lm_eval_xling.choice_words import every, negators, pattern
+from lm_eval_xling.choice_words import alternation, every, negators, pattern
 from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, TAKEN_BACK, TERMINALS, abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
@@ -132,6 +132,97 @@ _TWO_NAMES = re.compile(
 # a copula written onto the answer: Japanese (after a quote too: '"はやぶさ2"です'), Korean ("한글입니다")
 _JAPANESE_COPULA = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff\"」』)）])(?:です|でした|だ|である)$")
 _KOREAN_COPULA = re.compile(r"(?<=[\uac00-\ud7af])(?:입니다|이다|이에요|예요)$")
+# a copula written after the answer, where a name cannot tell it from its own last word: the languages that put
+# the copula last (Persian "... بابر است", Tamil "... ஆகும்", Amharic "... ነው", Gujarati "... છે", Urdu and
+# romanised Urdu "... hain"); read only as the answer's last word
+_TRAILING_COPULA = regex.compile(
+    r"[ \t]+"
+    + alternation(
+        (
+            "است",
+            "هست",
+            "می‌باشد",
+            "بود",
+            "دی",
+            "ده",
+            "ہے",
+            "ہیں",
+            "تھا",
+            "تھے",
+            "تھی",
+            "है",
+            "हैं",
+            "था",
+            "थे",
+            "थी",
+            "आहे",
+            "आहेत",
+            "होता",
+            "होते",
+            "होती",
+            "हो",
+            "हुन्",
+            "छ",
+            "छन्",
+            "হল",
+            "হলো",
+            "হলেন",
+            "হয়",
+            "ছিলেন",
+            "ছিল",
+            "છે",
+            "હતા",
+            "હતો",
+            "હતી",
+            "ਹੈ",
+            "ਹਨ",
+            "ਸੀ",
+            "ਸਨ",
+            "ஆகும்",
+            "ஆவார்",
+            "ஆவர்",
+            "ஆவார்கள்",
+            "ಆಗಿದೆ",
+            "ಆಗಿದ್ದಾರೆ",
+            "ಆಗಿದ್ದರು",
+            "ആണ്",
+            "ആകുന്നു",
+            "ആയിരുന്നു",
+            "වේ",
+            "ය",
+            "ነው",
+            "ናቸው",
+            "ነበር",
+            "ናት",
+            "እዩ",
+            "እያ",
+            "ဖြစ်သည်",
+            "ဖြစ်ပါသည်",
+            "ဖြစ်တယ်",
+            "ဖြစ်ပါတယ်",
+            "არის",
+            "է",
+            "են",
+            "էր",
+            "юм",
+            "hai",
+            "hain",
+            "tha",
+            "thay",
+            "thi",
+            "hei",
+            "ne",
+            "ce",
+        )
+    )
+    + r"$"
+)
+# the asked variable opening the answer, with what joins it to the answer: "Jawab: X waa Sayid ...", "Жооп: X —
+# ...", "X: ..." (one small word; in a script without capitals no word, which may be the answer's first)
+_VARIABLE_LEAD = (
+    r"^[ \t]*(?:{names})(?![\p{{L}}\p{{M}}\d])(?:[ \t]*[:：=—–-][ \t]*"
+    r"|(?:[ \t]+(?:\p{{Ll}}\p{{M}}*){{1,6}})?[ \t]+)"
+)
 # a suffix after a name's apostrophe (Turkish, Azerbaijani: "Atatürk'tür", "Ankara'dır")
 _NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’][a-zçğıöşüə]{1,5}$")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
@@ -192,6 +283,12 @@ def _suffix_label(variables: tuple[str, ...]) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=64)
+def _variable_lead(variable: str) -> regex.Pattern[str]:
+    """The variable asked opening what follows "answer:", with its copula ("Jawab: X waa Sayid ...")."""
+    return regex.compile(_VARIABLE_LEAD.format(names=regex.escape(variable)))
+
+
+@lru_cache(maxsize=64)
 def _bracket_label(variable: str) -> re.Pattern[str]:
     """A leading "<X " / "<<<x:" (the authors' format, or the variable itself) in an unlabelled answer."""
     names = "X" if variable == "X" else f"X|{re.escape(variable)}"
@@ -248,6 +345,9 @@ def _clean(segment: str) -> str | None:
         segment = segment[:-1].strip(_STRIP)
     segment = segment.removeprefix("the ") if segment.startswith("the ") else segment  # "the Taj Mahal"
     segment = _KOREAN_COPULA.sub("", _JAPANESE_COPULA.sub("", segment)).strip(_STRIP)  # "答えは...です"
+    if " " in segment:
+        if copula := _TRAILING_COPULA.search(segment, max(0, len(segment) - 40)):  # (the end only: linear)
+            segment = segment[: copula.start()].strip(_STRIP)
     if segment[:1].isupper():
         segment = _NAME_SUFFIX.sub("", segment)
     if bracketed := _BRACKETED.fullmatch(segment):  # the format's "[answer]" filled in: "[Bismillah Khan]"
@@ -310,7 +410,11 @@ def _format_answer(text: str, variable: str, variables: tuple[str, ...]) -> tupl
             # the answer stops at the first ">" (see _clean): slice no further, or many leads cost quadratic time
             after = bisect_left(closers, match.end())
             stop = closers[after] + 1 if after < len(closers) else len(line)
-            answer = _clean(_bracket_label(variable).sub("", line[match.end() : stop], count=1))
+            answer = _clean(
+                _variable_lead(variable).sub(
+                    "", _bracket_label(variable).sub("", line[match.end() : stop], count=1), count=1
+                )
+            )
             if answer:
                 if alone.search(answer):
                     return None

@@ -61,9 +61,12 @@ _HEAD_WORD = re.compile(
 )
 _HEAD_MAX = 60  # characters before the colon
 # a label of at most four words without digits or quotes, then a colon: a heading in any language ("Mpya:")
-_UNKNOWN_HEAD = re.compile(r"^(?:[^\s\d\"'.,!?:：]+[ \t]){0,3}[^\s\d\"'.,!?:：]+[ \t]*[:：][ \t]*(?P<rest>.*)$")
+# a label of up to six words and a colon ("Yangi ma'lumot:", "el 7agat el gdeeda:"): words of letters, with an
+# apostrophe or a digit inside
+_HEAD_WORD_ANY = r"(?!['’])(?=[^\s:：]*[^\W\d_])[^\s\".,!?:：]+"
+_UNKNOWN_HEAD = re.compile(rf"^(?:{_HEAD_WORD_ANY}[ \t]){{0,5}}{_HEAD_WORD_ANY}[ \t]*[:：][ \t]*(?P<rest>.*)$")
 _KEY = re.compile(r"([^\W\d_]+(?: [^\W\d_]+)?)(?: ?\d{1,3})?[ \t]*[:：][ \t]*")  # "Span 1: ", "Label: "
-_COLON = re.compile(r"[:：]|[ \t]*=[ \t]*")  # "New:", "new = [...]", "inferable = none"
+_COLON = re.compile(r"[:：]|[ \t]*(?:=|→|->|👉)[ \t]*")  # "New:", "new = [...]", "inferable = none", "NEW 👉 ..."
 _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
 _EMPTY = re.compile(
     r"^(?:none|n/?a|nil|null|nothing|empty|no (?:(?:new|inferable|inferrable)(?: (?:or|and|nor))? )*"

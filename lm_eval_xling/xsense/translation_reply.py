@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from lm_eval_xling.choice_words import every, script, scripts
+from lm_eval_xling.choice_words import alternation, every, script, scripts
 from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, Line, after_reasoning, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
@@ -42,12 +42,84 @@ _ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
 # "<translation lang="en">": as "<translation>"
 _ATTRIBUTES = re.compile(r"<([A-Za-z][\w-]{0,30})[ \t][^<>\n]{0,200}>")
 # what marks a revision: "Correction:", "Better: ...", "Actually, more precisely: ...", "more idiomatic would be:"
-_TRANSLATION_WORD = (
-    r"(?:translation|translated|übersetzung|traducción|traduccion|traduction|tradução|traduzione|vertaling"
-    r"|перевод|tafsiri|fassara|terjemahan|çeviri|अनुवाद|(?:ال)?ترجمة)"
+# the noun "translation" in the languages the tasks use (a closed class of one word: what a label or a sentence naming
+# the translation is made of, "Перевод:", "ترجمهٔ فارسی این جمله ...", "の日本語訳は")
+_TRANSLATION_WORD = alternation(
+    (
+        "translation",
+        "translated",
+        "übersetzung",
+        "traducción",
+        "traduccion",
+        "traduction",
+        "tradução",
+        "traduzione",
+        "traducere",
+        "vertaling",
+        "översättning",
+        "oversættelse",
+        "oversettelse",
+        "käännös",
+        "fordítás",
+        "tłumaczeni*",
+        "překlad*",
+        "preklad*",
+        "переклад*",
+        "перевод*",
+        "превод*",
+        "μετάφραση",
+        "תרגום",
+        "tafsiri",
+        "fassara",
+        "ìtúmọ̀",
+        "terjemahan",
+        "salin",
+        "pagsasalin",
+        "bản dịch",
+        "çeviri*",
+        "tərcümə*",
+        "tarjima*",
+        "аударма*",
+        "котормо*",
+        "орчуулга",
+        "თარგმან*",
+        "թարգմանությ*",
+        "अनुवाद*",
+        "भाषांतर*",
+        "অনুবাদ*",
+        "ਅਨੁਵਾਦ*",
+        "અનુવાદ*",
+        "ଅନୁବାଦ*",
+        "మొழిపెయర్పు",
+        "అనువాద*",
+        "ಅನುವಾದ*",
+        "വിവർത്തന*",
+        "மொழிபெயர்ப்பு*",
+        "පරිවර්තන*",
+        "ترجمة",
+        "الترجمة",
+        "ترجمه*",
+        "ترجمہ*",
+        "ژباړه*",
+        "وەرگێڕان*",
+        "ትርጉም*",
+        "tarjumaad*",
+        "ukuhumusha",
+        "คำแปล",
+        "ການແປ",
+        "ការបកប្រែ",
+        "ဘာသာပြန်",
+        "翻訳",
+        "訳",
+        "翻译",
+        "译文",
+        "번역",
+    )
 )
 # a translation called right in any language: "Richtige Übersetzung:", "الترجمة الصحيحة:" (the choice words' "correct")
-_RIGHT_TRANSLATION = rf"(?i:(?:{every('correct')})[ \t]+{_TRANSLATION_WORD}|(?:ال)?ترجمة[ \t]+(?:{every('correct')}))"
+_RIGHT_TRANSLATION = (
+    rf"(?i:(?:{every('correct')})[ \t]+{_TRANSLATION_WORD}|{_TRANSLATION_WORD}[ \t]+(?:{every('correct')}))"
+)
 _REVISING = (
     r"(?:(?i:correction|corrected|correct(?:ed)?[ \t]+(?:translation|version)|better|improved|revised|actually|wait"
     rf"|oops|final|(?:or[ \t]+)?more[ \t]+\w+)|{_RIGHT_TRANSLATION})"
@@ -68,9 +140,11 @@ _ASIDE = re.compile(
     r"(?i)^[(（]?(?:pinyin|romaji|r[oō]maji|romani[sz]ation|transliteration|transcription|pronunciation"
     r"|back[- ]?translation|literally|literal translation|gloss|furigana)\b"
 )
-_TRANSLATION_LABEL = re.compile(rf"(?i)(?<![^\W\d_]){_TRANSLATION_WORD}(?![^\W\d_])|翻译|译文|翻訳|번역")
-# vowels with a macron or caron: pinyin, romaji, IAST; the tasks' languages write none ("Běijīng", "Tōkyō")
+_TRANSLATION_LABEL = re.compile(_TRANSLATION_WORD)
+# vowels with a macron or caron: pinyin, romaji, IAST ("Běijīng", "Tōkyō"); a line that also has a letter those
+# never write ("Přečtěte": "ř", "č") is Czech, Latvian, ... and no romanisation
 _TONE_MARKED = re.compile(r"[āēīōūǎěǐǒǔǖǘǚǜĀĒĪŌŪǍĚǏǑǓ]")
+_NOT_PINYIN = re.compile(r"[^\x00-\x7füÜāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜĀÁǍÀĒÉĚÈĪÍǏÌŌÓǑÒŪÚǓÙ\W\d_]")
 # a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）")
 _ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])([?!.。？！]?)[ \t]*[(（][\x00-\u024f\u1e00-\u1eff\s'’]{5,}[)）]")
 # a statement that names the translation inside a sentence, at its end: 'The translation ... is "..."', 'In
@@ -83,6 +157,10 @@ _OPTION_NOTE = re.compile(r"[ \t][—–-][ \t]|[ \t][(（]")
 _FINAL = re.compile(r"(?i)\bfinal\b|最终|endgültig")
 _LABELLED_QUOTE = re.compile(r"[:：][ \t]*[\"“„«「『]")
 _CLOSING = {'"': '"', "“": "”", "„": "“", "«": "»", "「": "」", "『": "』", "'": "'"}
+_AFTER_QUOTE = re.compile(  # what may follow a quote that ends a sentence: a copula, then the sentence's end
+    rf"[ \t]*(?P<copula>[^\s\"'“”„«»「」『』.!?。{re.escape(OTHER_TERMINALS)}]{{1,16}})?[ \t]*"
+    rf"(?P<stop>[.!?。{re.escape(OTHER_TERMINALS)}]*)[ \t]*$"
+)
 # what the model says to the user about translating, not a translation ("Please provide the text you'd like me to
 # translate", "I'm sorry, but I don't have enough knowledge of Hausa to provide a reliable translation")
 _META = re.compile(r"(?i)\btranslat\w*\b")
@@ -100,7 +178,7 @@ _CHOICE = re.compile(
 _ORDINALS = (("first|former|1st", "1|a"), ("second|latter|2nd", "2|b"), ("third|3rd", "3|c"))  # words, numbers
 _SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
-_COLON = re.compile(r"[:：]")
+_COLON = re.compile(r"[:：]|(?<=[^\W\d_])=(?=[^\s=])")  # "Translation:", "translation=..."
 _ALNUM = re.compile(r"[^\W_]")
 _LABEL_MAX = 40  # characters before a colon that can still be a label
 # a line that only announces what follows: "Sure, here it is —", "Of course.", "好的。", "Here is the translation"
@@ -177,6 +255,16 @@ def _label(text: str, short: bool = False) -> tuple[str, str] | None:
     return None
 
 
+def _label_inside(text: str) -> tuple[str, str] | None:
+    """(label, the rest) where one of the line's last sentences opens with a label naming the translation ("You
+    asked me to translate "..." into Tagalog. The translation is: ...")."""
+    for end in reversed(list(_SENTENCE_END.finditer(text))[-5:]):
+        labelled = _label(text[end.end() :].lstrip())
+        if labelled and labelled[1] and _TRANSLATION_LABEL.search(labelled[0]):
+            return labelled
+    return None
+
+
 def _row(line: Line, source: str | None) -> str | None:
     """The translation in a table row: its cell that is neither a header nor (part of) the source; a row of short
     cells without a sentence's end is a header ("| Deutsch | English |")."""
@@ -209,11 +297,11 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             continue  # "<result>"
         if line.kind == "heading" and more and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40):
             continue  # "### Translation", "## Hausa Translation"
-        if _ASIDE.match(text) or len(_TONE_MARKED.findall(text)) >= 2 and more:
+        if _ASIDE.match(text) or len(_TONE_MARKED.findall(text)) >= 2 and not _NOT_PINYIN.search(text) and more:
             continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ...", "Běijīng jīntiān ..."
         if source and (arrow := _ARROW.search(text)) and same_text(text[: arrow.start()], source):
             text = text[arrow.end() :]  # "假设： → Hypothesis:": the source, then its translation
-        if labelled := _label(text, short):
+        if labelled := _label(text, short) or _label_inside(text):
             label, text = labelled
             if (again := _label(text)) and again[1]:  # "Translation: Translation: ..."
                 text = again[1]
@@ -252,14 +340,17 @@ def _named(line: Line, text: str, source: str | None) -> str:
     bold = [run for mark, run in line.emphasis if mark == "bold"]
     if bold and text.rstrip(" .。").endswith(bold[-1].rstrip(" .。")) and _NAMED.search(text[: text.rfind(bold[-1])]):
         return bold[-1]
-    stripped = text.rstrip(" .。")
+    tail = _AFTER_QUOTE.search(text, max(0, len(text) - 40))  # "«...» است.", "「...」です。": a copula after a quote
+    stripped = text[: tail.start()]
     if stripped and stripped[-1] in _CLOSING.values() and not (source and _QUOTED_SPEECH.search(source)):
         for opening, closing in _CLOSING.items():
             start = stripped.rfind(opening, 0, len(stripped) - 1)
-            if closing == stripped[-1] and start > 0 and _NAMED.search(stripped[:start]):
+            frame = stripped[:start]
+            named_by = _TRANSLATION_LABEL.search(frame) or not tail["copula"] and _NAMED.search(frame)
+            if closing == stripped[-1] and start > 0 and named_by:
                 named = stripped[start + 1 : -1]
                 if not (source and same_text(named, source)):
-                    return named + text[len(stripped) :].strip() if named[-1:].isalnum() else named
+                    return named + tail["stop"] if named[-1:].isalnum() else named
     lead = _LABELLED_QUOTE.search(text)  # "Gern! Die Übersetzung lautet: „...“ Möchtest du ...?"
     if lead and _TRANSLATION_LABEL.search(text[: lead.start()]) and not (source and _QUOTED_SPEECH.search(source)):
         opened = lead.end() - 1
