@@ -345,9 +345,8 @@ def _clean(segment: str) -> str | None:
         segment = segment[:-1].strip(_STRIP)
     segment = segment.removeprefix("the ") if segment.startswith("the ") else segment  # "the Taj Mahal"
     segment = _KOREAN_COPULA.sub("", _JAPANESE_COPULA.sub("", segment)).strip(_STRIP)  # "答えは...です"
-    if " " in segment:
-        if copula := _TRAILING_COPULA.search(segment, max(0, len(segment) - 40)):  # (the end only: linear)
-            segment = segment[: copula.start()].strip(_STRIP)
+    if " " in segment and (copula := _TRAILING_COPULA.search(segment, max(0, len(segment) - 40))):  # (end only)
+        segment = segment[: copula.start()].strip(_STRIP)
     if segment[:1].isupper():
         segment = _NAME_SUFFIX.sub("", segment)
     if bracketed := _BRACKETED.fullmatch(segment):  # the format's "[answer]" filled in: "[Bismillah Khan]"
