@@ -260,8 +260,8 @@ def _label_inside(text: str) -> tuple[str, str] | None:
     asked me to translate "..." into Tagalog. The translation is: ...")."""
     for end in reversed(list(_SENTENCE_END.finditer(text))[-5:]):
         labelled = _label(text[end.end() :].lstrip())
-        if labelled and labelled[1] and _TRANSLATION_LABEL.search(labelled[0]):
-            return labelled
+        if labelled and labelled[1][:1].isalnum() and _TRANSLATION_LABEL.search(labelled[0]):
+            return labelled  # (a quoted translation after the label is read by `_named`, with the line)
     return None
 
 
