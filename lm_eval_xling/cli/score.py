@@ -42,24 +42,51 @@ def json_metrics(results: dict) -> tuple[dict[str, dict[str, float | None]], lis
 def _score(args: argparse.Namespace) -> int:
     from lm_eval.utils import make_table
 
+    from lm_eval_xling.metrics.calibration import read_human_labels
+    from lm_eval_xling.quench.calibrated import calibration_metrics
+    from lm_eval_xling.reports.calibration import calibration_report
     from lm_eval_xling.results.replay import score_samples
 
     if args.task and len(args.samples) > 1:
         raise UserError("--task applies to a single samples file")
-    metadata = {"judges": args.judges} if args.judges else None
+    if args.plan is not None and not args.human_labels:
+        raise UserError("--plan needs --human_labels: the judges' error rates are measured on them")
+    metadata = {"judges": args.judges} if args.judges else {}
+    if args.human_labels:
+        read_human_labels(args.human_labels)  # a bad file is named before anything is scored
+        metadata["human_labels"] = str(args.human_labels)
     merged: dict = {}
     for path in args.samples:
-        results = score_samples(path, task=args.task, metadata=metadata)
+        results = score_samples(path, task=args.task, metadata=metadata or None)
+        if args.human_labels and not any(map(calibration_metrics, results["results"].values())):
+            raise UserError(
+                f"{path}: --human_labels: no verdict of correct or incorrect to correct (a QUENCH entity task, "
+                "judged in the run or given --judges)"
+            )
         if args.json:
             values, notes = json_metrics(results)
             merged.update(values)
             for note in notes:
                 print(f"note: {note}", file=sys.stderr)
         else:
-            print(f"{path}\n{make_table(results)}")
+            print(f"{path}\n{make_table(_without_calibration(results))}")
+            for task, metrics in results["results"].items():
+                if table := calibration_report(task, metrics, args.plan):
+                    print(table)
     if args.json:
         print(json.dumps(merged, indent=2, allow_nan=False))
     return 0
+
+
+def _without_calibration(results: dict) -> dict:
+    """The results without the figures of human labels (`calibration_report` shows them)."""
+    from lm_eval_xling.quench.calibrated import calibration_metrics
+
+    kept = {}
+    for task, metrics in results["results"].items():
+        added = calibration_metrics(metrics)
+        kept[task] = {key: value for key, value in metrics.items() if key.split(",")[0] not in added}
+    return results | {"results": kept}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -76,5 +103,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--judges",
         type=judges_argument,
         help='JSON list of judge models for judged tasks, e.g. \'[{"model": "hf", "model_args": "pretrained=..."}]\'',
+    )
+    score.add_argument(
+        "--human_labels",
+        type=Path,
+        help="CSV of question_id,variable,label (correct/incorrect): QUENCH's jury corrected with these labels",
+    )
+    score.add_argument(
+        "--plan",
+        type=float,
+        metavar="WIDTH",
+        help="with --human_labels: the labels per class a 95%% interval WIDTH points wide needs (Lee et al.)",
     )
     score.set_defaults(func=_score)

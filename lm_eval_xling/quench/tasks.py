@@ -19,6 +19,7 @@ import datasets
 
 from lm_eval_xling.data import load_dataset
 from lm_eval_xling.errors import UserError
+from lm_eval_xling.metrics.calibration import read_human_labels
 from lm_eval_xling.metrics.judged_task import JudgedTask
 from lm_eval_xling.metrics.jury import JURY_COUNTS, JURY_METRICS, active_judges, summarize, unit_scores
 from lm_eval_xling.metrics.overlap import (
@@ -31,6 +32,7 @@ from lm_eval_xling.metrics.overlap import (
 )
 from lm_eval_xling.metrics.verdicts import parse_likert
 from lm_eval_xling.quench.answers import parse_variables, read_rationale
+from lm_eval_xling.quench.calibrated import calibrated_names, calibrated_values
 from lm_eval_xling.quench.schema import QUENCH
 from lm_eval_xling.stats import difference_ci, mean_ci
 
@@ -256,6 +258,8 @@ class _QuenchTask(JudgedTask):
             whole["jury_mean_per_question"] = partial(self._per_question, mean=jury_mean, name="jury_mean")
         for name, scorer in whole.items():
             self._add(name, scorer, per_unit=False)
+        if self.judges and meta.get("human_labels"):
+            self._calibrate(Path(meta["human_labels"]))
 
     def _add(self, name: str, scorer: Callable[[list[dict]], float], per_unit: bool) -> None:
         """`name` over all units and, with `report_delta`, per group and non-Indic minus Indic (with its CI)."""
@@ -277,6 +281,23 @@ class _QuenchTask(JudgedTask):
             for part, ci in cis.items():
                 self._aggregation_list[f"{name}_{part}_ci_{end}"] = partial(_aggregate, scorer=ci)
                 self._higher_is_better[f"{name}_{part}_ci_{end}"] = part != "delta"
+
+    def _calibrate(self, path: Path) -> None:
+        """The jury corrected with the human labels in `path` (see `quench.calibrated`)."""
+        if self.scale != 1.0:
+            raise UserError(f"human_labels: they correct correct/incorrect verdicts, not {self.config.task}'s scores")
+        labels, computed = read_human_labels(path), {}
+
+        def value(units: list[dict], name: str) -> float:
+            key = tuple(map(id, units))  # every metric reads one computation over the same units
+            if key not in computed:
+                computed.clear()
+                computed[key] = calibrated_values(units, labels)
+            return computed[key].get(name, math.nan)
+
+        for name in calibrated_names([j.name for j in self.judges]):
+            self._aggregation_list[name] = partial(_aggregate, scorer=partial(value, name=name))
+            self._higher_is_better[name] = not name.endswith(("_delta", "_ci_low", "_ci_high"))
 
     def _values(self, units: list[dict], name: str) -> list[float]:
         """Per-unit values of a metric, computed once per unit (groups, deltas and CIs reuse them); a unit without
@@ -353,7 +374,7 @@ def per_document(metric: str, docs: list[list[dict]], config: dict[str, Any]) ->
 class EntityTask(_QuenchTask):
     def units(self, doc, response):
         answer = response["answer"]
-        unit = {"prediction": answer or "", "reference": doc["answer"], "indic": doc["indic"]}
+        unit = {"prediction": answer or "", "reference": doc["answer"], "indic": doc["indic"], "entity": doc["id"]}
         return [unit | {"answered": answer is not None, "question_id": doc["question_id"]}]
 
     def judge_prompts(self, doc, response):

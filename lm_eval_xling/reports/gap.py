@@ -55,6 +55,7 @@ from lm_eval_xling.results.metrics import (
     metric_values,
     non_mean_aggregation,
     out_of_range,
+    own_interval,
 )
 from lm_eval_xling.results.runs import SETTINGS, Run, group_runs, run_date
 from lm_eval_xling.stats import RESAMPLES, difference_ci, mcnemar_exact, mean_ci, paired_difference
@@ -206,7 +207,7 @@ def metric_rows(runs: list[TaskRun], iters: int = RESAMPLES) -> tuple[list[Row],
                 continue
             x = np.array(list(run.per_doc.get(key, {}).values()))
             value = run.results.get(key, float(np.mean(x)) if len(x) else math.nan)
-            ci = mean_ci(x, iters) if len(x) else None
+            ci = mean_ci(x, iters) if len(x) else own_interval(run.results, key)
             row = Row(run.model, run.task, _label(key), value, ci, len(x) or run.scored[key])  # corpus metrics too
             (invalid if metric == INVALID else main).append(row)
     return main, invalid
@@ -287,7 +288,8 @@ def deltas(runs: list[TaskRun], iters: int = RESAMPLES) -> list[Delta]:
                 continue
             for key, value in sorted(run.results.items()):
                 if _split(key)[0].endswith("_delta"):
-                    out.append(Delta(model, kind, task, task, _label(key).replace("_delta", "", 1), value, None))
+                    label = _label(key).replace("_delta", "", 1)
+                    out.append(Delta(model, kind, task, task, label, value, own_interval(run.results, key)))
     return out
 
 

@@ -7,18 +7,19 @@ template, few-shot layout, system instruction, limit). When there are several, e
 the newest results file that has it: a rerun replaces the older run of the same tasks, and runs of different tasks
 are merged.
 
-The file written is what the Hugging Face leaderboard template (demo-leaderboard-backend, open_llm_leaderboard
-style) ingests: `{"config": {"model_name", "model_sha", "model_dtype"}, "results": {task: {metric: score}}}`, with
-metric names without their ",filter" where a task has one filter. Extra top-level keys record the run:
-`model_args`, `versions` (lm_eval, lm_eval_xling, per task), `datasets` (per task: dataset_path, dataset_name,
-dataset_kwargs, and `revision` when the config pins one, else `docs_sha256`: the sha256 of the task's sorted
-per-document `doc_hash` values joined by newlines), `ci` (score +- 1.96 stderr, null where lm-eval has no stderr)
-`samples` (sample log name, sha256 of its bytes, and `responses_sha256`: of each document's doc_hash and raw
-responses, so a log whose replies were edited no longer matches however it is re-serialised), and `run`: how the
-numbers were made (date, limit, per task n-samples original/effective and num_fewshot, gen_kwargs, whether a chat
-template was applied and its hash, few-shot as multi-turn, the system instruction's hash, thinking settings found in
-the model arguments, every task's notes such as QUENCH's BERTScore stand-in, and `partial`).
-`leaderboard_schema.json` describes the file; every file is validated against it before it is written.
+The file written is what the Hugging Face leaderboard template (demo-leaderboard-backend, open_llm_leaderboard style)
+ingests: `{"config": {"model_name", "model_sha", "model_dtype"}, "results": {task: {metric: score}}}`, with metric
+names without their ",filter" where a task has one filter. Extra top-level keys record the run: `model_args`,
+`versions` (lm_eval, lm_eval_xling, per task), `datasets` (per task: dataset_path, dataset_name, dataset_kwargs, and
+`revision` when the config pins one, else `docs_sha256`: the sha256 of the task's sorted per-document `doc_hash`
+values joined by newlines), `ci` (the 95% interval the task reports beside a metric, else score +- 1.96 stderr, null
+where lm-eval has no stderr), `samples` (sample log name, sha256 of its bytes, and `responses_sha256`: of each
+document's doc_hash and raw responses, so a log whose replies were edited no longer matches however it is
+re-serialised), and `run`: how the numbers were made (date, limit, per task n-samples original/effective and
+num_fewshot, gen_kwargs, whether a chat template was applied and its hash, few-shot as multi-turn, the system
+instruction's hash, thinking settings found in the model arguments, every task's notes such as QUENCH's BERTScore
+stand-in, and `partial`). `leaderboard_schema.json` describes the file; every file is validated against it before it
+is written.
 
 A run on part of the documents (`--limit`, or fewer documents evaluated than the task has) is refused unless
 `allow_partial` (`--allow_partial`), and then `run.partial` is true. A metric that is not a finite number (NaN: a
@@ -54,7 +55,7 @@ from lm_eval_xling.files import write_file
 from lm_eval_xling.redact import redact
 from lm_eval_xling.results.folders import ResultsFile, results_files
 from lm_eval_xling.results.logs import SamplesError, logged_doc_hash, model_args_dict, read_samples, sample_lines
-from lm_eval_xling.results.metrics import finite_number, metric_values, out_of_range
+from lm_eval_xling.results.metrics import finite_number, metric_values, out_of_range, own_interval
 from lm_eval_xling.results.runs import Run, one_run, run_date
 
 SCHEMA_PATH = Path(__file__).with_name("leaderboard_schema.json")
@@ -111,7 +112,10 @@ def _scores(values: dict[str, float]) -> tuple[dict[str, float], dict[str, list[
         name = metric if one_filter else key
         scores[name] = value
         stderr = values.get(f"{metric}_stderr,{filter_name}")
-        ci[name] = None if stderr is None else [value - Z_95 * stderr, value + Z_95 * stderr]
+        if own := own_interval(values, key):
+            ci[name] = list(own)
+        else:
+            ci[name] = None if stderr is None else [value - Z_95 * stderr, value + Z_95 * stderr]
     return scores, ci
 
 

@@ -27,6 +27,15 @@ def metric_values(results: dict[str, Any]) -> dict[str, dict[str, float]]:
     }
 
 
+def own_interval(values: dict[str, float], key: str) -> tuple[float, float] | None:
+    """(low, high) of the 95% interval a task reports beside the metric `key` ("metric,filter"), as
+    "metric_ci_low,filter" and "metric_ci_high,filter" (QUENCH's groups and gaps, its jury corrected with human
+    labels), else None."""
+    metric, _, filter_name = key.partition(",")
+    low, high = values.get(f"{metric}_ci_low,{filter_name}"), values.get(f"{metric}_ci_high,{filter_name}")
+    return None if low is None or high is None else (low, high)
+
+
 # Metrics that are shares of documents (accuracy, rates, precision/recall/F1 on a 0-1 scale): outside [0, 1] is a
 # broken results file, never a score. Counts of documents (the jury's failed and unparsed verdicts) are whole and
 # never negative.

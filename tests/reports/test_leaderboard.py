@@ -330,3 +330,14 @@ def test_responses_hash_changes_when_a_reply_is_edited(run_copy, task_manager):
     log.write_text("".join(json.dumps(line, indent=1).replace("\n", "") + "\n" for line in lines), encoding="utf-8")
     after = build_submission(run_copy, task_manager, allow_partial=True)[0]["samples"]["nsp_hausa_ll"]
     assert after["responses_sha256"] != before["responses_sha256"]
+
+
+def test_a_figure_the_task_reports_with_its_interval_is_published_with_it(run_copy, task_manager):
+    """QUENCH reports a corrected accuracy beside its own interval (`<metric>_ci_low/_ci_high`, no stderr): the
+    submission's `ci` is that interval, never null."""
+    path, raw = _results_file(run_copy)
+    raw["results"]["nsp_hausa_ll"] |= {"jury_lee,none": 61.0, "jury_lee_ci_low,none": 48.5, "jury_lee_ci_high,none": 72}
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    submission = build_submission(run_copy, task_manager, allow_partial=True)[0]
+    assert submission["results"]["nsp_hausa_ll"]["jury_lee"] == 61.0
+    assert submission["ci"]["nsp_hausa_ll"]["jury_lee"] == [48.5, 72]

@@ -249,3 +249,18 @@ def test_a_share_outside_zero_one_is_refused_naming_the_file(tmp_path: Path) -> 
     results.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ReportError, match=rf"{re.escape(str(results))}: nsp_hausa: metric acc,none is 7.5, outside"):
         write_report([tmp_path], tmp_path / "out", iters=50)
+
+
+def test_a_figure_the_task_reports_with_its_interval_is_shown_with_it() -> None:
+    """QUENCH's jury corrected with human labels is a corpus-level figure with its own interval: the report's row and
+    the gap the task computes carry that interval, never a bare number."""
+    from lm_eval_xling.reports.gap import TaskRun, deltas, metric_rows
+
+    results = {"jury_lee,extract": 61.0, "jury_lee_ci_low,extract": 48.5, "jury_lee_ci_high,extract": 72.0}
+    results |= {"jury_lee_delta,extract": -9.0, "jury_lee_delta_ci_low,extract": -30.0}
+    results |= {"jury_lee_delta_ci_high,extract": 12.0}
+    run = TaskRun("m", "quench", results, scored={key: 40 for key in results})
+    rows, _ = metric_rows([run])
+    assert [(r.metric, r.value, r.ci) for r in rows] == [("jury_lee (extract)", 61.0, (48.5, 72.0))]
+    (gap,) = deltas([run])
+    assert (gap.value, gap.ci) == (-9.0, (-30.0, 12.0))

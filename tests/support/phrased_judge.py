@@ -38,12 +38,13 @@ WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 _FIELD = re.compile(r"## (True Answer|True Rationale|Answer Given by contestant|Rationale Given by contestant)\n(.*)\n")
 
 
-def verdict(prompt: str, count: int) -> str:
-    """The judge's reply to a prompt: right iff the gold text appears in the contestant's answer."""
+def verdict(prompt: str, count: int, mistaken: frozenset[str] = frozenset()) -> str:
+    """The judge's reply to a prompt: right iff the gold text appears in the contestant's answer, the other way
+    round where the gold is one the judge is `mistaken` on."""
     fields = dict(_FIELD.findall(prompt))
     gold = fields.get("True Answer") or fields.get("True Rationale") or ""
     given = fields.get("Answer Given by contestant") or fields.get("Rationale Given by contestant") or ""
-    right = bool(gold) and gold.lower() in given.lower()
+    right = (bool(gold) and gold.lower() in given.lower()) != (gold in mistaken)
     if "True Rationale" in fields:
         n = 5 if right else 2
         return SCORES[count % len(SCORES)].format(n=n, w=WORDS[n], stars="★" * n + "☆" * (5 - n))
@@ -51,9 +52,10 @@ def verdict(prompt: str, count: int) -> str:
 
 
 class PhrasedJudge:
-    """`with PhrasedJudge() as judge:` serves /v1/chat/completions on judge.port."""
+    """`with PhrasedJudge() as judge:` serves /v1/chat/completions on judge.port; `mistaken`: the gold answers on
+    which it gives the wrong verdict."""
 
-    def __init__(self) -> None:
+    def __init__(self, mistaken: frozenset[str] = frozenset()) -> None:
         self.asked = 0
         lock = threading.Lock()
         judge = self
@@ -67,9 +69,8 @@ class PhrasedJudge:
                 prompt = body["messages"][-1]["content"]
                 with lock:
                     count, judge.asked = judge.asked, judge.asked + 1
-                payload = json.dumps(
-                    {"choices": [{"index": 0, "message": {"role": "assistant", "content": verdict(prompt, count)}}]}
-                ).encode()
+                message = {"role": "assistant", "content": verdict(prompt, count, mistaken)}
+                payload = json.dumps({"choices": [{"index": 0, "message": message}]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
