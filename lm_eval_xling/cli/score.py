@@ -81,11 +81,12 @@ def _score(args: argparse.Namespace) -> int:
 def _without_calibration(results: dict) -> dict:
     """The results without the figures of human labels (`calibration_report` shows them)."""
     from lm_eval_xling.quench.calibrated import calibration_metrics
+    from lm_eval_xling.results.metrics import metric_name
 
     kept = {}
     for task, metrics in results["results"].items():
         added = calibration_metrics(metrics)
-        kept[task] = {key: value for key, value in metrics.items() if key.split(",")[0] not in added}
+        kept[task] = {key: value for key, value in metrics.items() if metric_name(key) not in added}
     return results | {"results": kept}
 
 

@@ -26,8 +26,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from scipy.stats import binomtest, norm
+from statistics import NormalDist
 
 from lm_eval_xling.errors import UserError
 
@@ -92,10 +91,17 @@ def read_human_labels(path: Path) -> dict[str, bool]:
     return labels
 
 
+def _z(alpha: float) -> float:
+    """The normal quantile of a two-sided `1 - alpha` interval."""
+    return NormalDist().inv_cdf(1 - alpha / 2)
+
+
 def wilson(successes: int, trials: int, alpha: float = 0.05) -> Estimate:
     """A share with its Wilson interval."""
     if trials <= 0:
         return NONE
+    from scipy.stats import binomtest  # imported here: a QUENCH task without human labels never needs scipy
+
     interval = binomtest(successes, trials).proportion_ci(confidence_level=1 - alpha, method="wilson")
     share = successes / trials
     return Estimate(share, float(interval.low), float(interval.high), math.sqrt(share * (1 - share) / trials))
@@ -107,7 +113,7 @@ def lee_corrected(p: float, n: int, q0: float, m0: int, q1: float, m1: int, alph
     no better than chance (q0 + q1 <= 1: the correction is undefined)."""
     if min(n, m0, m1) <= 0 or q0 + q1 <= 1:
         return NONE
-    z2 = float(norm.ppf(1 - alpha / 2)) ** 2
+    z2 = _z(alpha) ** 2
     p_s, q0_s, q1_s = (n * p + z2 / 2) / (n + z2), (m0 * q0 + 1) / (m0 + 2), (m1 * q1 + 1) / (m1 + 2)
     n_s, m0_s, m1_s = n + z2, m0 + 2, m1 + 2
     youden = q0_s + q1_s - 1
@@ -133,13 +139,13 @@ def ppi_corrected(labels: Sequence[float], verdicts: Sequence[float], others: Se
         low, high = (float(bound[0]) for bound in ppi_mean_ci(y, y_hat, y_other, alpha=alpha))
     if math.isnan(value) or math.isnan(low) or math.isnan(high):
         return NONE
-    return Estimate(_unit(value), _unit(low), _unit(high), (high - low) / (2 * float(norm.ppf(1 - alpha / 2))))
+    return Estimate(_unit(value), _unit(low), _unit(high), (high - low) / (2 * _z(alpha)))
 
 
 def difference(a: Estimate, b: Estimate, alpha: float = 0.05) -> Estimate:
     """a - b with a normal interval from the two standard errors (independent groups)."""
     value, se = a.value - b.value, math.hypot(a.se, b.se)
-    half = float(norm.ppf(1 - alpha / 2)) * se
+    half = _z(alpha) * se
     return Estimate(value, max(-1.0, value - half), min(1.0, value + half), se)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from lm_eval_xling.metrics.calibration import Calibration, Estimate, calibrate, difference
 from lm_eval_xling.metrics.jury import active_judges
+from lm_eval_xling.results.metrics import without_filters
 
 FIGURES = ("raw", "sensitivity", "specificity", "lee", "ppi")  # (raw: the share of "correct" verdicts)
 CORRECTED = ("lee", "ppi")
@@ -30,7 +31,7 @@ def calibrated_names(judges: Sequence[str]) -> list[str]:
 
 def calibration_metrics(metrics: dict[str, float]) -> set[str]:
     """The names among a task's metrics that human labels added (filters stripped)."""
-    metrics = {key.split(",")[0]: value for key, value in metrics.items()}
+    metrics = without_filters(metrics)
     return {name for who in _whos(metrics) for name in _names(who)} & set(metrics)
 
 

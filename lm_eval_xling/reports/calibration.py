@@ -9,6 +9,7 @@ import math
 
 from lm_eval_xling.metrics.calibration import Calibration, Estimate, plan
 from lm_eval_xling.quench.calibrated import calibrations, gap
+from lm_eval_xling.results.metrics import without_filters
 
 HEADER = (
     "| judge | entities | judged | labels correct / incorrect | sensitivity | specificity | raw | Lee et al. | PPI++ |"
@@ -20,7 +21,7 @@ HEADER = (
 def calibration_report(task: str, metrics: dict[str, float], width: float | None = None) -> str:
     """The table (and plan) of a task's results; "" for a task without human labels. Figures in points (0-100),
     as the jury's own; `width` in points."""
-    metrics = {key.split(",")[0]: value for key, value in metrics.items() if isinstance(value, int | float)}
+    metrics = {key: value for key, value in without_filters(metrics).items() if isinstance(value, int | float)}
     found = calibrations(metrics)
     if not found:
         return ""

@@ -27,6 +27,16 @@ def metric_values(results: dict[str, Any]) -> dict[str, dict[str, float]]:
     }
 
 
+def metric_name(key: str) -> str:
+    """The metric of a "metric,filter" results key."""
+    return key.partition(",")[0]
+
+
+def without_filters(metrics: dict[str, Any]) -> dict[str, Any]:
+    """One task's results keyed by metric alone (for a task with one filter)."""
+    return {metric_name(key): value for key, value in metrics.items()}
+
+
 def own_interval(values: dict[str, float], key: str) -> tuple[float, float] | None:
     """(low, high) of the 95% interval a task reports beside the metric `key` ("metric,filter"), as
     "metric_ci_low,filter" and "metric_ci_high,filter" (QUENCH's groups and gaps, its jury corrected with human
@@ -48,7 +58,7 @@ def out_of_range(values: dict[str, float]) -> list[str]:
     outside [0, 1] or a count that is negative or not whole."""
     problems = []
     for key, value in values.items():
-        metric = key.split(",", 1)[0]
+        metric = metric_name(key)
         if _SHARE.match(metric) and not 0 <= value <= 1:
             problems.append(f"metric {key} is {value}, outside [0, 1] for a share")
         elif metric in JURY_COUNTS and not (value >= 0 and value.is_integer()):
