@@ -50,6 +50,13 @@ _TURN_OPENING = re.compile(
 )
 # a chat written out as plain text ("System: ...", "User: ...", "Assistant: ..."), each turn opening a line
 _ROLE_LINE = re.compile(r"(?im)^[ \t#*]*(?P<role>system|user|human|assistant)[ \t*]*:[ \t*]*")
+# a line that opens with a field label ("Question 15:", "Reference answer:", "**Score (1-5):**"), and a paragraph
+# made of two such lines in a row: the form of a quiz item
+_LABEL_LINE = r"[ \t]*(?:#{1,6}[ \t]*)?[*_]*[^\W\d_][^\n:：]{0,40}?[*_]*[:：](?:[ \t]|$)"
+_FORM = re.compile(rf"(?m)^(?:[ \t]*#{{1,6}}[^\n]*\n)?{_LABEL_LINE}[^\n]*\n{_LABEL_LINE}")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_HARD_WRAP = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")  # "the an-\nswer": a word broken at a line's end
+_WRAPPED_LINE = re.compile(rf"(?<=\S)[ \t]*\n(?=[ \t]*[^\W\d_])(?!{_LABEL_LINE})")
 _ARGUMENTS = frozenset(("arguments", "parameters", "args", "input"))  # what a tool call passes, beside its name
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z]{2,8});")
 # the escapes of a string JSON-encoded twice ('\\"Paris\\"\\n'); "\\t" and "\\r" only where no letter follows
@@ -64,7 +71,7 @@ _ROWS_OPEN = re.compile(r"\[\s*\[")  # a list of lists
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
 # HTML's inline formatting is no field: "N<sub>A</sub>" is one word, "<b>B</b>" a bold B
 _INLINE_TAG = re.compile(r"</?(?i:sub|sup|b|i|em|strong|u|small|mark|span|code)>")
-_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of any script but ASCII
+_DIGIT = re.compile(r"(?![0-9])\d|[\u1369-\u1371]")  # a decimal digit of any script but ASCII; Ge'ez 1-9
 # the emoji blocks and the variation selector, as a character-class body: "🏏", "🇩🇪", "⭐️"
 EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
@@ -171,6 +178,25 @@ def _plain_turn(text: str) -> str:
     return text
 
 
+def _continued(text: str) -> str:
+    """A completion model's answer without the next quiz items it went on to write: where the reply continues the
+    prompt's line (it opens with a space: " no", " Bankim Chandra"), it ends before its first later paragraph that is
+    a form of labelled lines ("Question 15: ...\nReference answer: ...")."""
+    for paragraph in _PARAGRAPH.finditer(text):
+        if _FORM.match(text, paragraph.end()):
+            return text[: paragraph.start()]
+    return text
+
+
+def _unwrapped(text: str) -> str:
+    """Text hard-wrapped at a width (scanned or copied from a page: at least two words broken by a hyphen at a
+    line's end) read as running text: broken words joined, lines of one paragraph joined by a space (a labelled line
+    stays a line of its own)."""
+    if len(_HARD_WRAP.findall(text)) < 2:
+        return text
+    return "\n\n".join(_WRAPPED_LINE.sub(" ", _HARD_WRAP.sub("", p)) for p in _PARAGRAPH.split(text))
+
+
 def _unescaped(text: str) -> str:
     """A reply JSON-encoded once more than it should be, as its reader sees it: a JSON string literal's value, or
     the escapes of one ('\\"Paris\\"\\nIt is...') decoded where the reply has no line break of its own."""
@@ -184,13 +210,18 @@ def _unescaped(text: str) -> str:
 
 def own_text(reply: str) -> str:
     """What a reader of the model's reply sees once the transport's additions are undone: the model's own turn
-    (behind a chat template's tokens or written out as plain text), HTML entities as their characters, a twice
-    JSON-encoded reply decoded."""
+    (behind a chat template's tokens or written out as plain text; a completion's answer without the quiz items it
+    went on to write), hard-wrapped text as running text, HTML entities as their characters, a twice JSON-encoded
+    reply decoded."""
     reply = reply.lstrip("\ufeff")
     if "<" in reply or "[/INST]" in reply:
         reply = _own_turn(reply)
     if ":" in reply and _ROLE_LINE.search(reply):
         reply = _plain_turn(reply)
+    if reply[:1] in " \t" and "\n" in reply:
+        reply = _continued(reply)
+    if "-\n" in reply:
+        reply = _unwrapped(reply)
     if "&" in reply and _ENTITY.search(reply):
         reply = html.unescape(reply)
     return _unescaped(reply) if "\\" in reply else reply
@@ -408,8 +439,8 @@ def _said_once(text: str) -> str:
 
 
 def ascii_digits(text: str) -> str:
-    """`text` with every script's digits as ASCII digits ("٤" -> "4", "२०१२" -> "2012")."""
-    return _DIGIT.sub(lambda m: str(unicodedata.decimal(m[0])), text)
+    """`text` with every script's digits as ASCII digits ("٤" -> "4", "२०१२" -> "2012", "፬" -> "4")."""
+    return _DIGIT.sub(lambda m: str(unicodedata.digit(m[0])), text)
 
 
 def abstention_ends(text: str) -> tuple[int, ...]:

@@ -56,10 +56,24 @@ def script(character: str) -> str:
     return "KANA" if name in ("HIRAGANA", "KATAKANA") else name
 
 
+# ISO 15924 script subtags ("sr-Latn", "bn-Latn", "zh-Hans") as Unicode's script names
+_SUBTAGS = {
+    "latn": "LATIN", "cyrl": "CYRILLIC", "arab": "ARABIC", "deva": "DEVANAGARI", "beng": "BENGALI", "ethi": "ETHIOPIC",
+    "grek": "GREEK", "hebr": "HEBREW", "hans": "CJK", "hant": "CJK", "hani": "CJK", "thaa": "THAANA",
+    "geor": "GEORGIAN", "armn": "ARMENIAN", "tfng": "TIFINAGH", "guru": "GURMUKHI", "gujr": "GUJARATI",
+    "taml": "TAMIL", "telu": "TELUGU", "knda": "KANNADA", "mlym": "MALAYALAM", "sinh": "SINHALA", "thai": "THAI",
+    "laoo": "LAO", "khmr": "KHMER", "mymr": "MYANMAR", "hang": "HANGUL", "orya": "ORIYA",
+}  # fmt: skip
+
+
 @cache
 def scripts(language: str | None) -> frozenset[str]:
-    """The scripts a language is written in, read off its own word file (each script of at least a tenth of its
-    letters: Japanese is CJK and KANA); empty for a language without a file."""
+    """The scripts a language is written in: the one its script subtag names ("sr-Latn"), else those read off its
+    own word file (each script of at least a tenth of its letters: Japanese is CJK and KANA); empty for a language
+    without a file."""
+    subtags = str(language or "").replace("_", "-").lower().split("-")[1:]
+    if named := [_SUBTAGS[tag] for tag in subtags if tag in _SUBTAGS]:
+        return frozenset(named)
     words = [str(w) for kind in KINDS for w in _file(base_language(language) or "").get(kind) or ()]
     letters = Counter(script(c) for word in words for c in word if c.isalpha())
     total = sum(letters.values())

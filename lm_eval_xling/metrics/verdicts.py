@@ -29,13 +29,13 @@ _WORD_NUMBERS = {
         (
             "one",
             "two zwei deux dos due dois duas twee två два dwa dva doi δύο kettő iki dua dalawa mbili biyu दो দুই"
-            " இரண்டு రెండు اثنان اثنين دو שתיים 둘",
+            " இரண்டு రెండు اثنان اثنين دو שתיים 둘 méjì dó",
             "three drei trois tres tre três drie три trzy tři trei τρία három üç tiga tatlo tatu uku तीन তিন மூன்று"
-            " మూడు ثلاثة ثلاث سه שלוש 셋",
+            " మూడు ثلاثة ثلاث سه שלוש 셋 mẹ́ta trí",
             "four vier quatre cuatro quattro quatro fyra четыре чотири cztery čtyři patru τέσσερα négy dört empat apat"
-            " nne huɗu चार চার நான்கு నాలుగు أربعة أربع چهار ארבע 넷",
+            " nne huɗu चार চার நான்கு నాలుగు أربعة أربع چهار ארבע 넷 mẹ́rin ceithre",
             "five fünf funf cinq cinco cinque vijf fem пять пяти п'ять п'яти pięć pět cinci πέντε öt beş lima tano"
-            " biyar पांच पाँच পাঁচ ஐந்து ఐదు خمسة خمس پنج חמש 다섯",
+            " biyar पांच पाँच পাঁচ ஐந்து ఐదు خمسة خمس پنج חמש 다섯 márùn cúig",
         ),
         start=1,
     )
@@ -295,10 +295,10 @@ _NOT_NOUNS = (
     r"(?:because|since|as|for|given|due|but|and|though|although|overall|points?|stars?|here|on|in|with|is|it|this"
     r"|the|from|me|i|fits|seems|works|would|punkt\w*|puntos?|pontos?|punti|balls?|балл\w*|puan|poin|alama|分)\b"
 )
-# "out of" in the judges' languages: "4 von 5", "4 sur 5", "4 kati ya 5", "٤ من ٥", "4 dari 5"
+# "out of" in the judges' languages: "4 von 5", "4 sur 5", "4 kati ya 5", "٤ من ٥", "4 dari 5", "trí as cúig"
 _OUT_OF = (
     r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van(?:\s+de)?|av|na|z|ze|από|מתוך|trên|จาก|از|sa"
-    r"|nínú|cikin)"
+    r"|nínú|cikin|as)"
 )
 _NOUN_NEXT = rf"[ \t]+(?!{_NOT_NOUNS})[^\W\d_]"
 _SCALE = re.compile(
@@ -343,17 +343,28 @@ _HALF_COMMA = re.compile(r"(?<![\d,.])([0-5]),5(?![\d,])")
 # scores written other ways, put as "Score: N": boxed, a half sign, stars ("\boxed{4}", "2½", "3 stars", "⭐⭐⭐⭐")
 _AS_SCORE = (
     (re.compile(r"\\boxed\{[ \t]*(\d+(?:\.\d+)?)[ \t]*\}"), r"Score: \1"),
+    # a score, a word or two, then the scale's 5 closing the statement: "4 kubva pa5", "3 na 5" (from 2: "1 to 5"
+    # is the scale)
+    (
+        re.compile(
+            r"(?<![\d.])([2-5](?:\.5)?)[ \t]+(?:[^\W\d_]{1,8}[ \t]+)?[^\W\d_]{1,8}[ \t]*5(?=[ \t]*[.!。)]?[ \t]*$)",
+            re.M,
+        ),
+        r"\1/5",
+    ),
     (_SCORE_THEN_SCALE, r"Score: \1"),
     (re.compile(r"(?<![\d.])(\d)[ \t]*(?:½|1⁄2)"), r"\1.5"),
     (re.compile(r"(?i)(?<![\d.])(\d(?:\.5)?)[ \t]*stars?\b"), r"Score: \1"),
     (re.compile(r"(?<![\d.])(\d(?:\.5)?)[ \t]*[分점](?![之钟鐘])"), r"Score: \1"),  # "打4分", "4점을 줍니다"
     (re.compile(r"(?m)^[ \t*]*(?=\d(?:\.5)?[ \t*]*\.?[ \t]*$)"), "Score: "),  # a number alone on its line
     (re.compile(r"⭐{1,5}"), lambda m: f"Score: {len(m[0])}"),
-    # a one-word label in any language before the number ("Bewertung: 4", "评分：4分", "अंक: 2।"), a number opening
+    # a label of up to three words in any language before the number ("Bewertung: 4", "评分：4分", "अंक: 2।",
+    # "Jemi bal: 5 (bäşden bäş)"), a number opening
     # the reply before a dash or colon ("3 — The rationale ...")
     (
         re.compile(
-            rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))[^\W\d_][^\s\d:：៖*]{{1,20}}[ \t*]*[:：៖][ \t*]*"
+            rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))[^\W\d_][^\s\d:：៖*]{{1,20}}(?:[ \t]+[^\s\d:：៖*]{{1,20}}){{0,2}}"
+            r"[ \t*]*[:：៖][ \t*]*"
             r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)|[ \t]+[^\W\d_]{1,8}[ \t]*[.!。]?[ \t]*$))"
         ),
         "Score: ",

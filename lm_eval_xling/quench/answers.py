@@ -77,8 +77,9 @@ _ANSWER_IS = re.compile(
 )
 _PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?(?:answer|entity|name)")  # the format's "<X answer>" as is
 _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
-# a prompt's next item, as a base model writes it after its answer ("Question: ...", "### Instruction:")
-_NEXT_PROMPT = re.compile(r"(?im)^(?:question|instruction|input)[ \t]*:")
+# a prompt's next item, as a base model writes it after its answer ("Question: ...", "### Instruction:", the
+# question's own closing "Identify Y.")
+_NEXT_PROMPT = re.compile(r"(?im)^(?:(?:question|instruction|input)[ \t]*:|identify[ \t]+\w{1,3}[ \t]*\.)")
 # "<<<X:" with its answer on the next line: joined into one line before reading
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
 # the format's own placeholder, "<X answer>" whatever the variable asked: it reads as "answer"
@@ -134,7 +135,7 @@ _JAPANESE_COPULA = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff\"」』)）])(?:
 _KOREAN_COPULA = re.compile(r"(?<=[\uac00-\ud7af])(?:입니다|이다|이에요|예요)$")
 # a copula written after the answer, where a name cannot tell it from its own last word: the languages that put
 # the copula last (Persian "... بابر است", Tamil "... ஆகும்", Amharic "... ነው", Gujarati "... છે", Urdu and
-# romanised Urdu "... hain"); read only as the answer's last word
+# romanised Urdu "... hain", Yoruba's focus "... ni", Thai's polite "... ครับ"); read only as the answer's last word
 # fmt: off
 _TRAILING_COPULA = regex.compile(
     r"[ \t]+"
@@ -144,7 +145,7 @@ _TRAILING_COPULA = regex.compile(
         "છે", "હતા", "હતો", "હતી", "ਹੈ", "ਹਨ", "ਸੀ", "ਸਨ", "ஆகும்", "ஆவார்", "ஆவர்", "ஆவார்கள்", "ಆಗಿದೆ",
         "ಆಗಿದ್ದಾರೆ", "ಆಗಿದ್ದರು", "ആണ്", "ആകുന്നു", "ആയിരുന്നു", "වේ", "ය", "ነው", "ናቸው", "ነበር", "ናት", "እዩ", "እያ",
         "ဖြစ်သည်", "ဖြစ်ပါသည်", "ဖြစ်တယ်", "ဖြစ်ပါတယ်", "არის", "է", "են", "էր", "юм", "hai", "hain", "tha", "thay",
-        "thi", "hei", "ne", "ce",
+        "thi", "hei", "ne", "ce", "ni", "dha", "da", "new", "аст", "آهي", "छथि", "އެވެ", "ครับ", "ค่ะ",
     ))
     + r"$"
 )
@@ -157,6 +158,10 @@ _VARIABLE_LEAD = (
 )
 # a suffix after a name's apostrophe (Turkish, Azerbaijani: "Atatürk'tür", "Ankara'dır")
 _NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’][a-zçğıöşüə]{1,5}$")
+_FOOTNOTE = re.compile(r"(?:\[\d{1,3}\])+(?=[\W]*$)")  # "Skënderbeu[1]": a citation mark, not the name's
+_OPTION_NUMBER = re.compile(
+    r"^[ \t]*\d{1,2}[.)][ \t]+(?=[^\W\d_])"
+)  # "3. Sachin Tendulkar": the number of a listed option
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _UNKNOWN = (
     r"unknown|unclear|uncertain|not known|not sure|none|n/?a|no idea|undetermined|indeterminate|no one|nobody"
@@ -262,7 +267,7 @@ def _clean(segment: str) -> str | None:
     """The answer in the text that follows a label, or None when it holds none; a title quoted before what is said
     of it ('"I Am the Walrus" by the Beatles') is the title."""
     closed = segment.find(">")
-    segment = segment[:closed] if closed >= 0 else _first_sentence(segment)
+    segment = segment[:closed] if closed >= 0 else _first_sentence(_OPTION_NUMBER.sub("", segment, count=1))
     if abstention_ends(segment) or _ALTERNATIVES.search(segment):
         return None
     if quoted := _QUOTED_TITLE.match(segment.strip()):
@@ -271,6 +276,7 @@ def _clean(segment: str) -> str | None:
     if _ALTERNATIVES.match(segment):  # "It's either Coca-Cola or Pepsi"
         return None
     segment = _SYMBOLS.sub("", _bare(segment)).strip(_STRIP)
+    segment = _FOOTNOTE.sub("", segment).strip(_STRIP)
     if _TWO_NAMES.match(segment):
         return None
     if segment.endswith(".") and not _ABBREVIATION.search(segment[-3:]):

@@ -33,7 +33,7 @@ NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
 
 # The words a heading may consist of, by what they name; every word of a heading must be one of these.
 _WORDS = {
-    NEW: "new novel nuevo nueva nuevos nuevas novedosa uninferable noninferable नई नया नए नवीन 新 新增",
+    NEW: "new novel nuevo nueva nuevos nuevas novedosa uninferable noninferable नई नया नए नवीन नव 新 新增",
     INF: "inferable inferrable inferred inferible inferibles inferido inferida inferidos inferidas deducible "
     "deducibles implied implicit अनुमान अनुमानित अनुमेय अनुमान-योग्य 可推断 推断 可推理 推理 可推导 推导 可推知 可推论 隐含",
     SAME: "same shared equivalent igual iguales mismo misma mismos mismas समान वही 相同 一致",
@@ -48,7 +48,7 @@ _FILLER = set(
         "that is are which only following in to a an these this "
         "información informacion fragmentos fragmento segmentos segmento partes parte texto fuente párrafo de del la "
         "el los las que se puede pueden inferir a partir y o "
-        "जानकारी सूचना योग्य से की का के जा सकने वाली वाले अंश स्रोत पाठ अनुच्छेद और या "
+        "जानकारी सूचना योग्य से की का के जा सकने वाली वाले अंश स्रोत पाठ अनुच्छेद और या लगाने लगाया "
         "信息 内容 片段 跨度 部分 的 出 从 源 段落 中 可 以 自 原文 文本 和 或"
     )
 )
@@ -61,10 +61,13 @@ _HEAD_WORD = re.compile(
 )
 _HEAD_MAX = 60  # characters before the colon
 # a label of at most four words without digits or quotes, then a colon: a heading in any language ("Mpya:")
-# a label of up to six words and a colon ("Yangi ma'lumot:", "el 7agat el gdeeda:"): words of letters, with an
-# apostrophe or a digit inside
-_HEAD_WORD_ANY = r"(?!['’])(?=[^\s:：]*[^\W\d_])[^\s\".,!?:：]+"
-_UNKNOWN_HEAD = re.compile(rf"^(?:{_HEAD_WORD_ANY}[ \t]){{0,5}}{_HEAD_WORD_ANY}[ \t]*[:：][ \t]*(?P<rest>.*)$")
+# a label of up to eight words and a colon ("Yangi ma'lumot:", "el 7agat el gdeeda:", "Àwọn apá tí a lè fi òye
+# mọ̀:"): words of letters, with an apostrophe or a digit inside
+_HEAD_WORD_ANY = r"(?!['’])(?=[^\s:：]*[^\W\d_])[^\s\".,!?:：\[\]]+"  # ("[NEW: ...]" marks a span)
+_HEAD_WORDS = 8
+_UNKNOWN_HEAD = re.compile(
+    rf"^(?:{_HEAD_WORD_ANY}[ \t]){{0,{_HEAD_WORDS - 1}}}{_HEAD_WORD_ANY}[ \t]*[:：][ \t]*(?P<rest>.*)$"
+)
 _KEY = re.compile(r"([^\W\d_]+(?: [^\W\d_]+)?)(?: ?\d{1,3})?[ \t]*[:：][ \t]*")  # "Span 1: ", "Label: "
 _COLON = re.compile(r"[:：]|[ \t]*(?:=|→|->|👉)[ \t]*")  # "New:", "new = [...]", "inferable = none", "NEW 👉 ..."
 _HEAD_LEAD = re.compile(r"^(?:\(?(?:\d{1,2}|[a-zA-Z])[.)]\s+|\[|\()")  # "1. New", "(a) New", "[New]"
@@ -82,6 +85,8 @@ _NOTHING = re.compile(
     r"|没有(?:任何)?(?:新|可推断)[^。，\n]{0,12}?(?:信息|内容)",
     re.IGNORECASE,
 )
+_ONLY_INFERABLE = re.compile(r"(?i)infer|推断|अनुमान")
+_NEW_NAMED = re.compile(r"(?i)new|nuev|新|नई")
 _CONTINUATION = re.compile(r"^(?:source|target) paragraph\b", re.IGNORECASE)  # the prompt's next example
 _NEXT_EXAMPLE = re.compile(r"^(?:source|target)[ \t]*:", re.IGNORECASE)  # an example invented after the answer
 # a line that announces the final answer: "Final answer", "## Final", "**Respuesta final:**"
@@ -110,7 +115,6 @@ _TAIL = 40  # characters of a line searched for a trailing label (keeps the sear
 _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... which is why I call it: new")
 # a gloss or comment after a span: "(all appointed)", " — not in the source", ": the source says once"
 _GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*|\s#\s.*)$")
-_CUT_IN_QUOTE = re.compile(r'\n[^\n"]*"[^"\n]*\Z')  # a last line that opens a quote and ends in it
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
 _ASIDE_LINE = re.compile(r"[(（][^()（）]*[)）][.。]?")
 _PARENTHESES = re.compile(r"[(（]([^()（）\n]+)[)）]")
@@ -175,6 +179,8 @@ def _heading(line: Line) -> tuple[str, str] | None:
     if not colon and (len(text) > _HEAD_MAX or line.kind == "item" and line.emphasis != (("bold", line.text),)):
         return None  # "- new" without a colon is a span; a bold item alone ("- **New**") is a heading
     words = _words(head.rstrip("])） "))
+    if words and _label_of(words) is None and "(" in head:  # "नव सूचना (स्रोत मे नहि अछि):": an aside
+        words = _words(_PARENTHESES.sub("", head).rstrip("])） "))
     if not colon and words and words[0] == "no":  # "No inferable information.": that list, stated empty
         label = _label_of(words[1:])
         return (label, "none") if label in (NEW, INF) and len(set(words) & {"new", "inferable"}) < 2 else None
@@ -324,6 +330,7 @@ def read_span_lists(reply: object) -> SpanReading:
         or (ends_between_labels(reading.text))
     )
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
+    quoted_items = 0  # items of the lists so far that are quoted spans
     heads = [_heading(line) for line in lines]
     by_position = {} if any(heads) else _headings_by_position(lines)
     for i, line in enumerate(lines):
@@ -347,6 +354,9 @@ def read_span_lists(reply: object) -> SpanReading:
                     continue
                 for text in line.values or ([rest] if rest else []):
                     entries += _entries(text)
+                if line.kind == "field":
+                    close()
+                    current = None  # a JSON key's value is its whole list
             continue
         if line.kind == "field":  # structured output: a span key's value is a span, other keys are not
             key, _, value = line.text.partition(": ")
@@ -366,15 +376,16 @@ def read_span_lists(reply: object) -> SpanReading:
         if current in (NEW, INF):
             if line.kind == "text" and _ASIDE_LINE.fullmatch(line.text):
                 continue  # "(The source says nothing of the trains.)": a comment on the list, not an item of it
-            if line.kind == "text" and saw_items:
+            if line.kind == "text" and (saw_items or quoted_items >= 2 and '"' not in line.text):
                 close()
-                current = None  # prose after a list ends it
+                current = None  # prose after a list, or unquoted where spans are quoted ("कोनो नहि।"), ends it
                 continue
             if not entries and _EMPTY.match(_clean(line.text)):
                 close()
                 current = None  # "Inferable:" then "none": stated empty; what follows is no item of it
                 continue
             saw_items = saw_items or line.kind == "item"
+            quoted_items += line.text.lstrip(" \t*_").startswith('"')
             entries += _entries(line.text)
     close()
     rows = [line for line in lines if line.kind == "row"]
@@ -386,7 +397,7 @@ def read_span_lists(reply: object) -> SpanReading:
         for label, run in pasted:
             add(label, ((run,),))
         found.readable = True
-    if not found.readable and not reading.refusal and lines and (any(_NOTHING.search(line.text) for line in lines) or (
+    if not found.readable and not reading.refusal and lines and (any(map(_says_nothing_new, lines)) or (
         len(lines) == 1 and _EMPTY.match(lines[0].text))):  # fmt: skip
         found.readable = True
     found.new, found.inf = (stated.get(label, []) + labelled[label] for label in (NEW, INF))
@@ -396,17 +407,37 @@ def read_span_lists(reply: object) -> SpanReading:
 def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:
     """Headings in words this reader does not know, read in the prompt's order ("Novo:" then "Inferível:", "Yeni:"
     then "Çıkarılabilir:"), for lines none of which is a known heading: where none is labelled inline either and at
-    least two lines are a short label and a colon, the first two such labels head the new and the inferable list,
-    later ones other sections. {line index: (label, the rest of the line)}."""
+    least two lines are a short label and a colon (or a markdown heading, or a key holding a JSON list), the first
+    two head the new and the inferable list, later ones other sections. Where two or more of them open a list (a
+    JSON list, nothing or a quote after the label), only those do: a label before prose ("Nodyn: mae'r ail ...")
+    is a note. {line index: (label, the rest of the line)}."""
     if any(_inline_label(line.text) for line in lines):
         return {}
-    labelled = [
-        (i, m) for i, line in enumerate(lines) if line.kind != "field" and (m := _UNKNOWN_HEAD.match(line.text))
-    ]
+    labelled = []
+    for i, line in enumerate(lines):
+        if line.kind == "field":
+            key, _, rest = line.text.partition(": ")
+            if line.values or rest in ("", "[]"):
+                labelled.append((i, rest, True))
+        elif line.kind == "heading" and not _COLON.search(line.text) and len(line.text.split()) <= _HEAD_WORDS:
+            labelled.append((i, "", True))
+        elif head := _UNKNOWN_HEAD.match(line.text):
+            labelled.append((i, head["rest"], not head["rest"] or head["rest"].startswith('"')))
+    if sum(lines[i].kind == "field" for i, *_ in labelled) >= 2:
+        labelled = [entry for entry in labelled if lines[entry[0]].kind == "field"]  # the JSON's keys, not the prose
+    elif sum(opens for *_, opens in labelled) >= 2:
+        labelled = [entry for entry in labelled if entry[2]]
     if len(labelled) < 2:
         return {}
     labels = iter((NEW, INF))
-    return {i: (next(labels, OTHER), head["rest"]) for i, head in labelled}
+    return {i: (next(labels, OTHER), rest) for i, rest, _ in labelled}
+
+
+def _says_nothing_new(line: Line) -> bool:
+    """Whether the line states the answer empty, the new list included ("nothing inferable" alone says nothing of
+    the new spans)."""
+    stated = _NOTHING.search(line.text)
+    return stated is not None and not (_ONLY_INFERABLE.search(stated[0]) and not _NEW_NAMED.search(stated[0]))
 
 
 def _keyed(line: Line) -> Line:
@@ -467,8 +498,8 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply
     if isinstance(text, str) and (finals := list(_FINAL.finditer(text))) and text[finals[-1].end() :].strip():
         text = text[finals[-1].end() :]  # a draft before the final answer is no answer
-    if isinstance(text, str) and (cut := _CUT_IN_QUOTE.search(text)):  # cut off inside its last span: not a span
-        text = text[: cut.start()]
+    if isinstance(text, str) and text[text.rfind("\n") + 1 :].count('"') % 2:
+        text = text[: _paragraph_start(text)]  # cut off inside a span: that paragraph (a list, a restatement) is lost
     reading = read_span_lists(text)
     if reading.cut_off:
         return [], [], False
@@ -485,6 +516,12 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
             missed = [span for span in unmatched if len(unmatched) > _COMPARED or not any(f in span for f in found)]
             return quoted[0] + [s for s in missed if s in new], quoted[1] + [s for s in missed if s not in new], True
     return new, inf, reading.readable
+
+
+def _paragraph_start(text: str) -> int:
+    """Where the last paragraph of `text` starts (after its last blank line)."""
+    blanks = list(re.finditer(r"\n[ \t]*\n", text))
+    return blanks[-1].end() if blanks else 0
 
 
 def _cut_off(text: object) -> bool:

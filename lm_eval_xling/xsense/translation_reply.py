@@ -156,7 +156,7 @@ _TRAILING_EMOJI = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "学生们正
 _OPTION_NOTE = re.compile(r"[ \t][—–-][ \t]|[ \t][(（]")
 _FINAL = re.compile(r"(?i)\bfinal\b|最终|endgültig")
 _LABELLED_QUOTE = re.compile(r"[:：][ \t]*[\"“„«「『]")
-_CLOSING = {'"': '"', "“": "”", "„": "“", "«": "»", "「": "」", "『": "』", "'": "'"}
+_CLOSING = {'"': '"', "“": "”", "„": "“", "«": "»", "「": "」", "『": "』", "'": "'", "״": "״"}
 _AFTER_QUOTE = re.compile(  # what may follow a quote that ends a sentence: a copula, then the sentence's end
     rf"[ \t]*(?P<copula>[^\s\"'“”„«»「」『』.!?。{re.escape(OTHER_TERMINALS)}]{{1,16}})?[ \t]*"
     rf"(?P<stop>[.!?。{re.escape(OTHER_TERMINALS)}]*)[ \t]*$"
@@ -194,7 +194,19 @@ _NOTE = re.compile(
 )
 # a sentence's end: ".", "!", "?" before a space; every other script's terminal anywhere ("。", "！", "।", "።")
 _SENTENCE_END = re.compile(rf"(?:[.!?]+[\"'”’»」』)]*(?=\s|$)|[{re.escape(OTHER_TERMINALS)}]+[\"'”’»」』)]*)")
-_QUOTES = {'"': '"', "'": "'", "“": "”", "„": "“", "‘": "’", "«": "»", "「": "」", "『": "』", "»": "«", "‚": "‘"}
+_QUOTES = {
+    '"': '"',
+    "'": "'",
+    "“": "”",
+    "„": "“",
+    "‘": "’",
+    "«": "»",
+    "「": "」",
+    "『": "』",
+    "»": "«",
+    "‚": "‘",
+    "״": "״",
+}
 _TRANSLATOR_REFUSAL = re.compile(r"(?i)\b(?:translat\w*|help|assist|request|confident)\b|not (?:confident|sure) enough")
 
 
@@ -509,7 +521,9 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     if source and same_text(text, source) or talk or not _ALNUM.search(text):
         return ""  # the source given back, or talk about translating
     if source and _SENTENCE_STOP.search(source.strip()) and _unfinished(text) and reading.text.rstrip().endswith(text):
-        return ""  # cut off before its end
+        # cut off before its end; a restatement cut off stands for the translation it restates
+        whole = [t for _, t in candidates[:at] if len(t) > len(text) and t.startswith(text)]
+        return _unquote(whole[-1].strip()) if whole else ""
     if source and _QUESTION.search(text) and _PERSON.search(text) and not _QUESTION.search(source.strip()):
         return ""  # a question to the user ("Would you like this in Brazilian Portuguese?")
     return text
