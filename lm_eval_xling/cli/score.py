@@ -50,7 +50,10 @@ def _score(args: argparse.Namespace) -> int:
     if args.task and len(args.samples) > 1:
         raise UserError("--task applies to a single samples file")
     if args.plan is not None and not args.human_labels:
-        raise UserError("--plan needs --human_labels: the judges' error rates are measured on them")
+        raise UserError(
+            "--plan needs --human_labels: the judges' error rates are measured on them (label a pilot of about ten "
+            "entities of each class first)"
+        )
     metadata = {"judges": args.judges} if args.judges else {}
     if args.human_labels:
         read_human_labels(args.human_labels)  # a bad file is named before anything is scored

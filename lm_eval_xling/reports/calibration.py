@@ -11,30 +11,46 @@ from lm_eval_xling.metrics.calibration import Calibration, Estimate, plan
 from lm_eval_xling.quench.calibrated import calibrations, gap
 from lm_eval_xling.results.metrics import without_filters
 
-HEADER = (
-    "| judge | entities | judged | labels correct / incorrect | sensitivity | specificity | raw | Lee et al. | PPI++ |"
-    "\n"
-    "|---|---|---:|---:|---|---|---|---|---|"
+HEADER = [
+    "Judge", "Entities", "Judged", "Labels correct / incorrect", "Sensitivity", "Specificity", "Raw", "Lee et al.",
+    "PPI++",
+]  # fmt: skip
+NOTE = (
+    "Figures in points with 95% intervals. Raw: the share of entities judged correct, as the jury reports it. Lee et "
+    "al. (2025) and PPI++: that share corrected for the judge's errors on the entities a person labelled; the gap "
+    "row: non-Indic minus Indic, each group with its own error rates."
 )
+
+
+def rows(metrics: dict[str, float]) -> list[list[str]]:
+    """The table's rows for a task's results (keys with or without filters), per judge and the jury: all entities,
+    each group, the gap; no row for a task without human labels."""
+    metrics = {key: value for key, value in without_filters(metrics).items() if isinstance(value, int | float)}
+    rows = []
+    for who, parts in calibrations(metrics).items():
+        for part, c in parts.items():
+            figures = [_shown(e) for e in (c.sensitivity, c.specificity, c.raw, c.lee, c.ppi)]
+            rows.append([who, part, str(c.judged), f"{c.correct_labels} / {c.incorrect_labels}", *figures])
+        raw_gap = _points(parts["non_indic"].raw.value - parts["indic"].raw.value)
+        corrected = [_shown(gap(metrics, who, figure)) for figure in ("lee", "ppi")]
+        rows.append([who, "gap, non-Indic - Indic", "", "", "", "", raw_gap, *corrected])
+    return rows
 
 
 def calibration_report(task: str, metrics: dict[str, float], width: float | None = None) -> str:
     """The table (and plan) of a task's results; "" for a task without human labels. Figures in points (0-100),
     as the jury's own; `width` in points."""
-    metrics = {key: value for key, value in without_filters(metrics).items() if isinstance(value, int | float)}
-    found = calibrations(metrics)
-    if not found:
+    table = rows(metrics)
+    if not table:
         return ""
-    lines = [f"{task}: the jury against human labels (95% intervals; corrected: Lee et al. 2025, PPI++)", HEADER]
-    for who, parts in found.items():
-        for part, c in parts.items():
-            counts = f"{c.correct_labels} / {c.incorrect_labels}"
-            figures = " | ".join(_shown(e) for e in (c.sensitivity, c.specificity, c.raw, c.lee, c.ppi))
-            lines.append(f"| {who} | {part} | {c.judged} | {counts} | {figures} |")
-        raw_gap = parts["non_indic"].raw.value - parts["indic"].raw.value
-        gaps = f"{_points(raw_gap)} | {_shown(gap(metrics, who, 'lee'))} | {_shown(gap(metrics, who, 'ppi'))}"
-        lines.append(f"| {who} | gap, non-Indic - Indic | | | | | {gaps} |")
+    lines = [
+        f"{task}: the jury against human labels (95% intervals; corrected: Lee et al. 2025, PPI++)",
+        "| " + " | ".join(HEADER) + " |",
+        "|---|---|---:|---:|---|---|---|---|---|",
+        *("|" + "|".join(f" {cell} " if cell else " " for cell in row) + "|" for row in table),
+    ]
     if width is not None:
+        found = calibrations(without_filters(metrics))
         lines += ["", *_plan_lines(found, width)]
     return "\n".join(lines) + "\n"
 

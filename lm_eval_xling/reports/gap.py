@@ -33,6 +33,7 @@ import numpy as np
 
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.files import write_file
+from lm_eval_xling.reports import calibration
 from lm_eval_xling.reports.contrasts import ReportFamily, families, family_of
 from lm_eval_xling.reports.coverage import (
     COVERAGE_HEADER,
@@ -714,6 +715,9 @@ def write_report(folders: list[Path], out: Path, iters: int = RESAMPLES) -> tupl
             f"{100 * READ_GAP:.0f} points." if delta_cells else "")  # fmt: skip
     section("High- vs low-resource deltas", ["Run", "Comparison", "High", "Low", "Metric", "Delta (high - low)",
             "95% CI", "Reader"], delta_cells, "No task pair with both sides present.", note)  # fmt: skip
+    if calibrated := [[run.model, run.task, *row] for run in task_runs for row in calibration.rows(run.results)]:
+        section("QUENCH: the jury corrected with human labels", ["Run", "Task", *calibration.HEADER], calibrated, "",
+                calibration.NOTE)  # fmt: skip
     invalid_cells = [[r.model, r.task, r.metric, _fmt(r.value), _fmt_ci(r.ci), str(r.n)] for r in invalid]
     section("Invalid answers", header, invalid_cells, "No task logs the metric `invalid`.")
     page.append("</body></html>")

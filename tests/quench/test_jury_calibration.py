@@ -14,6 +14,9 @@ from support.scripted_quench import REPLIES  # noqa: F401 - registers the quench
 from lm_eval_xling.cli import main
 from lm_eval_xling.errors import UserError
 from lm_eval_xling.metrics.calibration import allocation, calibrate, difference, lee_corrected, read_human_labels
+from lm_eval_xling.metrics.jury import Judge, Jury, VerdictCache
+from lm_eval_xling.metrics.verdicts import parse_binary
+from lm_eval_xling.quench.tasks import ENTITY_JUDGE_PROMPT, judge_prompt
 
 SEEDS = range(300)
 
@@ -64,25 +67,48 @@ def test_corrected_intervals_cover_the_true_accuracy_and_the_raw_mean_does_not(t
     assert coverage["lee"] >= 0.93 and coverage["ppi"] >= 0.91
 
 
-def test_the_gap_is_recovered_when_only_the_judges_errors_differ_between_groups(capsys) -> None:
-    """Both groups 50% right; the judge is lenient on Indic entities (specificity 0.6) and even-handed on the others
-    (0.9): the raw gap is about -17.5 points, the true one 0."""
-    covered = dict.fromkeys(("raw", "lee", "ppi"), 0)
-    gaps = []
-    for seed in SEEDS:
+def test_the_gap_is_recovered_when_only_the_judges_errors_differ_between_groups(tmp_path, capsys) -> None:
+    """The loopback judge, in process and through the jury (its phrasings read by the verdict reader), lenient on
+    Indic entities (specificity 0.6, sensitivity 0.95) and even-handed on the others (0.9, 0.9); both groups 50%
+    right, 150 entities each, 30 labelled, 100 seeds: the raw gap is about -17.5 points, the true one 0."""
+    import support.phrased_judge  # noqa: F401 - registers erring-judge
+
+    prompts, entities = [], []
+    for seed in range(100):
         rng = np.random.default_rng(seed)
-        indic = calibrate(*_judged(rng, 400, 60, 0.5, 0.6, 0.95))
-        other = calibrate(*_judged(rng, 400, 60, 0.5, 0.9, 0.9))
+        for indic in (True, False):
+            truth, labelled = rng.random(150) < 0.5, set(rng.choice(150, 30, replace=False).tolist())
+            for i, right in enumerate(truth.tolist()):
+                gold, place = f"Person {seed}-{indic}-{i}", "in India" if indic else "in Peru"
+                given = f"The answer is {gold}" if right else f"The answer is Someone {i}"
+                prompts.append(judge_prompt(ENTITY_JUDGE_PROMPT, f"X was born {place}. Identify X.", gold, given))
+                entities.append((seed, indic, right if i in labelled else None))
+    args = "seed=7,q0=0.9,q1=0.9,indic_q0=0.6,indic_q1=0.95"
+    judge = Judge.from_spec({"model": "erring-judge", "model_args": args, "name": "judge"})
+    verdicts = [
+        r["judge"]["verdict"] for r in Jury([judge], VerdictCache(tmp_path / "c.sqlite")).judge(prompts, parse_binary)
+    ]
+    assert None not in verdicts  # every phrasing read
+    covered, gaps = dict.fromkeys(("raw", "lee", "ppi"), 0), []
+    for seed in range(100):
+        c = {}
+        for indic in (True, False):
+            mine = [
+                (v, label)
+                for v, (s, group, label) in zip(verdicts, entities, strict=True)
+                if (s, group) == (seed, indic)
+            ]
+            c[indic] = calibrate([v for v, _ in mine], [label for _, label in mine])
         for figure in covered:
-            gap = difference(getattr(other, figure), getattr(indic, figure))
+            gap = difference(getattr(c[False], figure), getattr(c[True], figure))
             covered[figure] += gap.low <= 0 <= gap.high
-        gaps.append(other.raw.value - indic.raw.value)
-    coverage = {figure: count / len(SEEDS) for figure, count in covered.items()}
+        gaps.append(c[False].raw.value - c[True].raw.value)
+    coverage = {figure: count / 100 for figure, count in covered.items()}
     with capsys.disabled():
         print(f"\ngap coverage (true gap 0, mean raw gap {np.mean(gaps):.3f}): {coverage}")
     assert np.mean(gaps) == pytest.approx(-0.175, abs=0.02)
-    assert coverage["raw"] < 0.1
-    assert coverage["lee"] >= 0.93 and coverage["ppi"] >= 0.91
+    assert coverage["raw"] < 0.15
+    assert coverage["lee"] >= 0.9 and coverage["ppi"] >= 0.88
 
 
 @pytest.mark.parametrize(
@@ -145,6 +171,12 @@ def test_score_with_human_labels_prints_the_corrected_jury(tmp_path, local_data,
     assert "| jury | gap, non-Indic - Indic | | | | | -6.7 | -26.7 [" in printed
     assert "labels for a 95% interval of Lee et al.'s accuracy at most 20 points wide" in printed
     assert "jury_lee" not in printed  # the figures are in the table, not in lm-eval's
+
+    assert main(["report", str(tmp_path / "out"), "--out", str(tmp_path / "report"), "--iters", "20"]) == 0
+    report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    section = report.split("## QUENCH: the jury corrected with human labels", 1)[1]
+    assert "| Run | Task | Judge | Entities | Judged | Labels correct / incorrect |" in section
+    assert "| quench | jury | all | 8 | 2 / 4 |" in section and "| 50.0 [" in section  # beside raw 62.5, with labels
 
 
 def _saved(results: dict, out) -> object:

@@ -1,13 +1,19 @@
 """A loopback OpenAI-compatible judge that knows the right verdict and states it in a different phrasing each time:
 plain words, markdown, JSON, a think block, negations, revisions, check marks (entity prompts), and scores written
-as digits, words, fractions or stars (rationale prompts)."""
+as digits, words, fractions or stars (rationale prompts); `erring-judge`, the same judge in process, wrong at set
+rates per group."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import lm_eval.models  # noqa: F401 - lm-eval's own models first: it loads them only into an empty registry
+from lm_eval.api.model import LM
+from lm_eval.api.registry import register_model
 
 CORRECT = [
     "correct",
@@ -88,3 +94,33 @@ class PhrasedJudge:
     def __exit__(self, *exc) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+@register_model("erring-judge")
+class ErringJudge(LM):
+    """The same judge in process (no HTTP), wrong at set rates: on an entity whose answer is right it says correct
+    with probability `q1` (sensitivity), on one whose answer is wrong it says incorrect with probability `q0`
+    (specificity); `indic_q0` / `indic_q1` for questions about India (default: the same). Whether it errs on a prompt
+    is drawn from `seed` and the prompt, so a run is repeatable."""
+
+    def __init__(self, seed: str = "0", q0: str = "1", q1: str = "1", indic_q0: str = "", indic_q1: str = "", **_):
+        super().__init__()
+        self.seed, self.asked = seed, 0
+        self.rates = {False: (float(q0), float(q1)), True: (float(indic_q0 or q0), float(indic_q1 or q1))}
+
+    def _reply(self, prompt: str) -> str:
+        fields = dict(_FIELD.findall(prompt))
+        gold, given = fields.get("True Answer", ""), fields.get("Answer Given by contestant", "")
+        q0, q1 = self.rates["India" in prompt]
+        right = gold.lower() in given.lower()
+        errs = random.Random(f"{self.seed}|{prompt}").random() >= (q1 if right else q0)
+        self.asked += 1
+        return verdict(prompt, self.asked, frozenset({gold}) if errs else frozenset())
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        return [self._reply(request.args[0]) for request in requests]
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError("a judge answers generation requests only")
+
+    loglikelihood_rolling = loglikelihood
