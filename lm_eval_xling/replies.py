@@ -1,7 +1,8 @@
 """The one reply reader: what a careful human actually reads in a model's reply, before any family reads meaning.
 
 `read_reply` turns a raw reply into a `Reading`. First what the transport added is undone (`own_text`): chat-template
-tokens a server left in (the model's own turn is read), HTML entities, a reply JSON-encoded twice. Then only what
+tokens a server left in (the model's own turn is read), the quiz items a completion model went on to write after its
+answer, hard-wrapped text (words broken at line ends), HTML entities, a reply JSON-encoded twice. Then only what
 follows a closed reasoning block is read (`<think>`, `<thinking>`, `<reasoning>`; a reply that only closes one
 started inside it; a block that never closes gave no answer), JSON objects and XML-like tags (`<answer>B</answer>`)
 read as "key: value" lines (a tool call's name is none; a multi-line value is lines of the reply), code fences,

@@ -70,7 +70,8 @@ def test_corrected_intervals_cover_the_true_accuracy_and_the_raw_mean_does_not(t
 def test_the_gap_is_recovered_when_only_the_judges_errors_differ_between_groups(tmp_path, capsys) -> None:
     """The loopback judge, in process and through the jury (its phrasings read by the verdict reader), lenient on
     Indic entities (specificity 0.6, sensitivity 0.95) and even-handed on the others (0.9, 0.9); both groups 50%
-    right, 150 entities each, 30 labelled, 100 seeds: the raw gap is about -17.5 points, the true one 0."""
+    right, 150 entities each, 30 labelled, 100 seeds: the raw gap is about -17.5 points, the true one 0; each
+    group's corrected interval covers its 50%, the raw one does not."""
     import support.phrased_judge  # noqa: F401 - registers erring-judge
 
     prompts, entities = [], []
@@ -90,6 +91,7 @@ def test_the_gap_is_recovered_when_only_the_judges_errors_differ_between_groups(
     ]
     assert None not in verdicts  # every phrasing read
     covered, gaps = dict.fromkeys(("raw", "lee", "ppi"), 0), []
+    accuracy = {(indic, figure): 0 for indic in (True, False) for figure in covered}
     for seed in range(100):
         c = {}
         for indic in (True, False):
@@ -99,13 +101,19 @@ def test_the_gap_is_recovered_when_only_the_judges_errors_differ_between_groups(
                 if (s, group) == (seed, indic)
             ]
             c[indic] = calibrate([v for v, _ in mine], [label for _, label in mine])
+            for figure in covered:
+                estimate = getattr(c[indic], figure)
+                accuracy[indic, figure] += estimate.low <= 0.5 <= estimate.high
         for figure in covered:
             gap = difference(getattr(c[False], figure), getattr(c[True], figure))
             covered[figure] += gap.low <= 0 <= gap.high
         gaps.append(c[False].raw.value - c[True].raw.value)
     coverage = {figure: count / 100 for figure, count in covered.items()}
+    by_group = {f"{'indic' if indic else 'non_indic'} {figure}": n / 100 for (indic, figure), n in accuracy.items()}
     with capsys.disabled():
-        print(f"\ngap coverage (true gap 0, mean raw gap {np.mean(gaps):.3f}): {coverage}")
+        print(f"\ngap coverage (true gap 0, mean raw gap {np.mean(gaps):.3f}): {coverage}; accuracy: {by_group}")
+    assert by_group["indic raw"] < 0.2 and by_group["indic lee"] >= 0.9 and by_group["indic ppi"] >= 0.88
+    assert by_group["non_indic lee"] >= 0.9 and by_group["non_indic ppi"] >= 0.88
     assert np.mean(gaps) == pytest.approx(-0.175, abs=0.02)
     assert coverage["raw"] < 0.15
     assert coverage["lee"] >= 0.9 and coverage["ppi"] >= 0.88
