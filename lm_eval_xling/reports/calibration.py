@@ -26,15 +26,15 @@ def rows(metrics: dict[str, float]) -> list[list[str]]:
     """The table's rows for a task's results (keys with or without filters), per judge and the jury: all entities,
     each group, the gap; no row for a task without human labels."""
     metrics = {key: value for key, value in without_filters(metrics).items() if isinstance(value, int | float)}
-    rows = []
+    out = []
     for who, parts in calibrations(metrics).items():
         for part, c in parts.items():
             figures = [_shown(e) for e in (c.sensitivity, c.specificity, c.raw, c.lee, c.ppi)]
-            rows.append([who, part, str(c.judged), f"{c.correct_labels} / {c.incorrect_labels}", *figures])
+            out.append([who, part, str(c.judged), f"{c.correct_labels} / {c.incorrect_labels}", *figures])
         raw_gap = _points(parts["non_indic"].raw.value - parts["indic"].raw.value)
         corrected = [_shown(gap(metrics, who, figure)) for figure in ("lee", "ppi")]
-        rows.append([who, "gap, non-Indic - Indic", "", "", "", "", raw_gap, *corrected])
-    return rows
+        out.append([who, "gap, non-Indic - Indic", "", "", "", "", raw_gap, *corrected])
+    return out
 
 
 def calibration_report(task: str, metrics: dict[str, float], width: float | None = None) -> str:

@@ -416,7 +416,7 @@ def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:
     labelled = []
     for i, line in enumerate(lines):
         if line.kind == "field":
-            key, _, rest = line.text.partition(": ")
+            rest = line.text.partition(": ")[2]
             if line.values or rest in ("", "[]"):
                 labelled.append((i, rest, True))
         elif line.kind == "heading" and not _COLON.search(line.text) and len(line.text.split()) <= _HEAD_WORDS:
