@@ -74,6 +74,12 @@ def test_verdict_words_of_more_languages_are_read(reply: str, verdict: float) ->
     assert parse_binary(reply) == verdict
 
 
+@pytest.mark.parametrize("reply", ["Vale, la respuesta es correcta.", "La respuesta es correcta. Vale."])
+def test_a_word_of_one_language_is_no_verdict_where_another_uses_it_otherwise(reply: str) -> None:
+    """Every language's verdict words are read in one expression: Spanish "vale" (okay) is no Estonian "wrong"."""
+    assert parse_binary(reply) == 1.0
+
+
 @pytest.mark.parametrize(
     ("reply", "score"),
     [
