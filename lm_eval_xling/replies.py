@@ -55,7 +55,7 @@ _ROLE_LINE = re.compile(r"(?im)^[ \t#*]*(?P<role>system|user|human|assistant)[ \
 # made of two such lines in a row: the form of a quiz item
 _LABEL_LINE = r"[ \t]*(?:#{1,6}[ \t]*)?[*_]*[^\W\d_][^\n:：]{0,40}?[*_]*[:：](?:[ \t]|$)"
 _FORM = re.compile(rf"(?m)^(?:[ \t]*#{{1,6}}[^\n]*\n)?{_LABEL_LINE}[^\n]*\n{_LABEL_LINE}")
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+PARAGRAPH = re.compile(r"\n[ \t]*\n")  # the blank line between two paragraphs
 _HARD_WRAP = re.compile(r"(?<=[^\W\d_])-\n(?=[^\W\d_])")  # "the an-\nswer": a word broken at a line's end
 _WRAPPED_LINE = re.compile(rf"(?<=\S)[ \t]*\n(?=[ \t]*[^\W\d_])(?!{_LABEL_LINE})")
 _ARGUMENTS = frozenset(("arguments", "parameters", "args", "input"))  # what a tool call passes, beside its name
@@ -183,7 +183,7 @@ def _continued(text: str) -> str:
     """A completion model's answer without the next quiz items it went on to write: where the reply continues the
     prompt's line (it opens with a space: " no", " Bankim Chandra"), it ends before its first later paragraph that is
     a form of labelled lines ("Question 15: ...\nReference answer: ...")."""
-    for paragraph in _PARAGRAPH.finditer(text):
+    for paragraph in PARAGRAPH.finditer(text):
         if _FORM.match(text, paragraph.end()):
             return text[: paragraph.start()]
     return text
@@ -195,7 +195,7 @@ def _unwrapped(text: str) -> str:
     stays a line of its own)."""
     if len(_HARD_WRAP.findall(text)) < 2:
         return text
-    return "\n\n".join(_WRAPPED_LINE.sub(" ", _HARD_WRAP.sub("", p)) for p in _PARAGRAPH.split(text))
+    return "\n\n".join(_WRAPPED_LINE.sub(" ", _HARD_WRAP.sub("", p)) for p in PARAGRAPH.split(text))
 
 
 def _unescaped(text: str) -> str:

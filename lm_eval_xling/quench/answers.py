@@ -158,10 +158,9 @@ _VARIABLE_LEAD = (
 )
 # a suffix after a name's apostrophe (Turkish, Azerbaijani: "Atatürk'tür", "Ankara'dır")
 _NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’][a-zçğıöşüə]{1,5}$")
-_FOOTNOTE = re.compile(r"(?:\[\d{1,3}\])+(?=[\W]*$)")  # "Skënderbeu[1]": a citation mark, not the name's
-_OPTION_NUMBER = re.compile(
-    r"^[ \t]*\d{1,2}[.)][ \t]+(?=[^\W\d_])"
-)  # "3. Sachin Tendulkar": the number of a listed option
+_FOOTNOTE = re.compile(r"(?:\[\d{1,3}\])+(?=\W*$)")  # "Skënderbeu[1]": a citation mark, not the name's
+# "3. Sachin Tendulkar": the number of a listed option
+_OPTION_NUMBER = re.compile(r"^[ \t]*\d{1,2}[.)][ \t]+(?=[^\W\d_])")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")
 _UNKNOWN = (
     r"unknown|unclear|uncertain|not known|not sure|none|n/?a|no idea|undetermined|indeterminate|no one|nobody"

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lm_eval_xling.replies import Line, read_reply
+from lm_eval_xling.replies import PARAGRAPH, Line, read_reply
 from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, lists_start, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
@@ -520,7 +520,7 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
 
 def _paragraph_start(text: str) -> int:
     """Where the last paragraph of `text` starts (after its last blank line)."""
-    blanks = list(re.finditer(r"\n[ \t]*\n", text))
+    blanks = list(PARAGRAPH.finditer(text))
     return blanks[-1].end() if blanks else 0
 
 

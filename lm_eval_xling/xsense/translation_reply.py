@@ -19,7 +19,7 @@ import re
 import unicodedata
 
 from lm_eval_xling.choice_words import alternation, every, script, scripts
-from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, Line, after_reasoning, read_reply
+from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, PARAGRAPH, Line, after_reasoning, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
 _LABEL_WORDS = re.compile(
@@ -457,7 +457,7 @@ def _block(reply: str, source: str) -> str | None:
     """For a source of several lines (a list, a poem): the first paragraph of the reply that has as many lines,
     after any lines that announce it, none of them the source, a label or an aside; its lines as written."""
     wanted = sum(1 for line in source.splitlines() if line.strip())
-    for paragraph in re.split(r"\n[ \t]*\n", after_reasoning(reply)[0]):
+    for paragraph in PARAGRAPH.split(after_reasoning(reply)[0]):
         lines = [line.strip() for line in paragraph.splitlines() if line.strip() and not _FENCE.match(line)]
         while lines and (_COURTESY.match(lines[0]) or _TRANSLATION_LABEL.search(lines[0]) and lines[0][-1] in ":："):
             lines.pop(0)

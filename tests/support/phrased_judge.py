@@ -44,14 +44,20 @@ WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 _FIELD = re.compile(r"## (True Answer|True Rationale|Answer Given by contestant|Rationale Given by contestant)\n(.*)\n")
 
 
-def verdict(prompt: str, count: int, mistaken: frozenset[str] = frozenset()) -> str:
-    """The judge's reply to a prompt: right iff the gold text appears in the contestant's answer, the other way
-    round where the gold is one the judge is `mistaken` on."""
+def _read_prompt(prompt: str) -> tuple[str, bool, bool]:
+    """(the gold text, whether the contestant's answer holds it, whether the prompt is a rationale's)."""
     fields = dict(_FIELD.findall(prompt))
     gold = fields.get("True Answer") or fields.get("True Rationale") or ""
     given = fields.get("Answer Given by contestant") or fields.get("Rationale Given by contestant") or ""
-    right = (bool(gold) and gold.lower() in given.lower()) != (gold in mistaken)
-    if "True Rationale" in fields:
+    return gold, bool(gold) and gold.lower() in given.lower(), "True Rationale" in fields
+
+
+def verdict(prompt: str, count: int, mistaken: frozenset[str] = frozenset()) -> str:
+    """The judge's reply to a prompt: right iff the gold text appears in the contestant's answer, the other way
+    round where the gold is one the judge is `mistaken` on."""
+    gold, holds, rationale = _read_prompt(prompt)
+    right = holds != (gold in mistaken)
+    if rationale:
         n = 5 if right else 2
         return SCORES[count % len(SCORES)].format(n=n, w=WORDS[n], stars="★" * n + "☆" * (5 - n))
     return (CORRECT if right else INCORRECT)[count % len(CORRECT)]
@@ -109,10 +115,8 @@ class ErringJudge(LM):
         self.rates = {False: (float(q0), float(q1)), True: (float(indic_q0 or q0), float(indic_q1 or q1))}
 
     def _reply(self, prompt: str) -> str:
-        fields = dict(_FIELD.findall(prompt))
-        gold, given = fields.get("True Answer", ""), fields.get("Answer Given by contestant", "")
+        gold, right, _ = _read_prompt(prompt)
         q0, q1 = self.rates["India" in prompt]
-        right = gold.lower() in given.lower()
         errs = random.Random(f"{self.seed}|{prompt}").random() >= (q1 if right else q0)
         self.asked += 1
         return verdict(prompt, self.asked, frozenset({gold}) if errs else frozenset())
