@@ -64,6 +64,11 @@ def _strip_ws(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split())
 
 
+def _each_character(text: str) -> str:
+    """`_strip_ws` character by character: what the tokens' index holds where each combining mark is a token."""
+    return "".join(unicodedata.normalize("NFKC", c) for c in text if not c.isspace())
+
+
 _DROPPED = {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Cf"}  # the categories `loose` removes: punctuation, format
 
 
@@ -177,6 +182,7 @@ class SpanMatcher:
         """(index, normaliser, whole tokens only) of each tier in turn; whether the partial tier applies is only
         worked out where the others found nothing."""
         yield "exact", _strip_ws, True
+        yield "exact", _each_character, True  # marks in tokens of their own, in an order NFKC would change
         yield "loose", loose, True
         yield "folded", _folded, True
         if len(parts) == 1 and is_fragment(_folded(span)):

@@ -67,6 +67,13 @@ def test_combining_marks_are_kept():
     assert match_span(["रोग", "है"], "रो") == []  # two characters are no word fragment
 
 
+def test_combining_marks_in_tokens_of_their_own_are_matched_in_their_order():
+    """Combining marks each in a token of its own, out of Unicode's order: NFKC of the whole span reorders them."""
+    tokens = ["0", "0", "\u0301", "\u093c", "x"]
+    assert match_span(tokens, "00\u0301\u093c") == [0, 1, 2, 3]  # the target's text: NFKC puts the nukta first
+    assert token_labels(tokens, ["0\u0301\u093c"], [])[0].tolist() == [SAME, NEW, NEW, NEW, SAME]
+
+
 def test_tiers_in_order():
     tokens = ["The", "cat", "saw", "the", "dog", "in", "winter"]
     assert match_span(tokens, "the") == [3]  # exact match wins over the case-insensitive one
