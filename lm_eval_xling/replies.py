@@ -77,6 +77,7 @@ _DIGIT = re.compile(r"(?![0-9])\d|[\u1369-\u1371]")  # a decimal digit of any sc
 EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
+_DIFF_FENCE = re.compile(r"(?im)^[ \t]*(?:```|~~~)[ \t]*(?:diff|patch)[ \t]*$")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
 # a list item's mark; a number's may touch a word of a script written without spaces ("1．是当地...")
 # a list item's mark: a bullet of any style, or a number of any script closed by a full stop (Urdu's "۔" too) or ")"
@@ -394,7 +395,7 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply) if fold else reply)
     if unfinished:
         return Reading((), True, False, ())
-    text = _FENCE.sub("", text)
+    text = _FENCE.sub("", _applied(text) if "diff" in text or "patch" in text else text)
     if _cut_off_json(text):
         return Reading((), True, False, ())
     text = _unwrap_json(text)  # JSON before quotes are folded: a curly quote may sit in a value
@@ -408,6 +409,25 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     )
     joined = "\n".join(line.text for line in lines).translate(_QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
+
+
+def _applied(text: str) -> str:
+    """`text` with each fenced diff applied: its removed lines ("- Verdict: correct") gone, its added ones ("+
+    Verdict: incorrect") kept without their mark, what stays as it was kept."""
+    out, at = [], 0
+    for fence in _DIFF_FENCE.finditer(text):
+        if fence.start() < at:
+            continue
+        close = _FENCE.search(text, fence.end())
+        end = close.start() if close else len(text)
+        out.append(text[at : fence.end()] + "\n")
+        for line in text[fence.end() : end].split("\n"):
+            if line.startswith("+") and not line.startswith("+++"):
+                out.append(line[1:] + "\n")
+            elif not line.startswith(("-", "@@")) and line.strip():
+                out.append(line[1:] + "\n" if line.startswith(" ") else line + "\n")
+        at = end
+    return "".join(out) + text[at:]
 
 
 def _once(lines: tuple[Line, ...]) -> tuple[Line, ...]:

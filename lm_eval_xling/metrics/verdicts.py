@@ -276,6 +276,9 @@ def _last_verdict(text: str) -> float | None | bool:
     """1.0 or 0.0 from the last verdict word of `text` as its context reads it, None for a partial or two-way one,
     False where there is none."""
     for match in reversed(list(_POLAR.finditer(text))):
+        end = _SENTENCE_BREAK.search(text, match.end())
+        if end and end[0] in "?？":
+            continue  # asked, not stated: "Should the year alone count as correct, or the whole date?"
         before = text[max(0, match.start() - 120) : match.start()]
         if _ATTRIBUTE.match(text, match.end()) or _HYPOTHETICAL.search(before) or _GOLD_PHRASE.search(match[0]) and (
             _COPULA.match(text, match.end())
@@ -327,7 +330,7 @@ _RUBRIC_LINE = re.compile(r"(?im)^[ \t*>-]*(?:score|rating|grade|points?)?[ \t]*
 _RANGE_END = re.compile(r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to)\s*$")  # "3-" before a number: the number ends a range
 _COUNT = re.compile(rf"(?i)(?<![\d.])\d+(?:\.\d+)?[ \t]*(?:/|{_OUT_OF})[ \t]*(?:the[ \t]+)?\d+(?={_NOUN_NEXT})")
 _STARS = re.compile(r"[★☆]{5}")
-_LAST_NUMBER = re.compile(rf"(?:^|[.!:\n\-–—→]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
+_LAST_NUMBER = re.compile(rf"(?:^|[.!\n\-–—→]\s*)(?<![\d.]){_NUMBER}\s*[.!]?\s*$")
 
 
 _FIVE_FIRST = re.compile(

@@ -79,7 +79,10 @@ _PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?(?:answer|entity|name)") 
 _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
 # a prompt's next item, as a base model writes it after its answer ("Question: ...", "### Instruction:", the
 # question's own closing "Identify Y.")
-_NEXT_PROMPT = re.compile(r"(?im)^(?:(?:question|instruction|input)[ \t]*:|identify[ \t]+\w{1,3}[ \t]*\.)")
+_NEXT_PROMPT = re.compile(r"(?im)^(?:(?:question|instruction|input|q)[ \t]*:|identify[ \t]+\w{1,3}[ \t]*\.)")
+# a line ticked as the choice, and what it says after a label of up to three words
+_TICKED = re.compile(r"(?m)^[ \t]*(?:[✅✔☑]|\[[xX]\])[ \t]*(?:[^\s:：]{1,20}(?:[ \t][^\s:：]{1,20}){0,2}[:：])?(.*)$")
+_KEYED = re.compile(r"(?i)\banswer_(?=[^\W\d_]{1,3}\b)")
 # "<<<X:" with its answer on the next line: joined into one line before reading
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
 # the format's own placeholder, "<X answer>" whatever the variable asked: it reads as "answer"
@@ -135,21 +138,22 @@ _JAPANESE_COPULA = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff\"」』)）])(?:
 _KOREAN_COPULA = re.compile(r"(?<=[\uac00-\ud7af])(?:입니다|이다|이에요|예요)$")
 # a copula written after the answer, where a name cannot tell it from its own last word: the languages that put
 # the copula last (Persian "... بابر است", Tamil "... ஆகும்", Amharic "... ነው", Gujarati "... છે", Urdu and
-# romanised Urdu "... hain", Yoruba's focus "... ni", Thai's polite "... ครับ"); read only as the answer's last word
+# romanised Urdu "... hain", Yoruba's focus "... ni", Thai's polite "... ครับ"); read as the answer's last word, and
+# (a word of another script than Latin) before what the sentence goes on to say of it ("... বিদ্যাসাগর হলেন সেই ...")
 # fmt: off
-_TRAILING_COPULA = regex.compile(
-    r"[ \t]+"
-    + alternation((
+_COPULAS = (
         "است", "هست", "می‌باشد", "بود", "دی", "ده", "ہے", "ہیں", "تھا", "تھے", "تھی", "है", "हैं", "था", "थे", "थी",
         "आहे", "आहेत", "होता", "होते", "होती", "हो", "हुन्", "छ", "छन्", "হল", "হলো", "হলেন", "হয়", "ছিলেন", "ছিল",
         "છે", "હતા", "હતો", "હતી", "ਹੈ", "ਹਨ", "ਸੀ", "ਸਨ", "ஆகும்", "ஆவார்", "ஆவர்", "ஆவார்கள்", "ಆಗಿದೆ",
         "ಆಗಿದ್ದಾರೆ", "ಆಗಿದ್ದರು", "ആണ്", "ആകുന്നു", "ആയിരുന്നു", "වේ", "ය", "ነው", "ናቸው", "ነበር", "ናት", "እዩ", "እያ",
         "ဖြစ်သည်", "ဖြစ်ပါသည်", "ဖြစ်တယ်", "ဖြစ်ပါတယ်", "არის", "է", "են", "էր", "юм", "hai", "hain", "tha", "thay",
         "thi", "hei", "ne", "ce", "ni", "dha", "da", "new", "аст", "آهي", "छथि", "އެވެ", "ครับ", "ค่ะ",
-    ))
-    + r"$"
 )
 # fmt: on
+_TRAILING_COPULA = regex.compile(r"[ \t]+" + alternation(_COPULAS) + r"$")
+_INNER_COPULA = regex.compile(
+    r"[ \t]+" + alternation(tuple(w for w in _COPULAS if not w.isascii() and len(w) > 1)) + r"[ \t]"
+)
 # the asked variable opening the answer, with what joins it to the answer: "Jawab: X waa Sayid ...", "Жооп: X —
 # ...", "X: ..." (one small word; in a script without capitals no word, which may be the answer's first)
 _VARIABLE_LEAD = (
@@ -158,6 +162,7 @@ _VARIABLE_LEAD = (
 )
 # a suffix after a name's apostrophe (Turkish, Azerbaijani: "Atatürk'tür", "Ankara'dır")
 _NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’][a-zçğıöşüə]{1,5}$")
+_COPULA_PREFIX = re.compile(r"(?:ngu|ngo|ngi|ng'|yi-?)")  # Zulu, Xhosa, Ndebele, Swati: "nguNelson Mandela"
 _FOOTNOTE = re.compile(r"(?:\[\d{1,3}\])+(?=\W*$)")  # "Skënderbeu[1]": a citation mark, not the name's
 # "3. Sachin Tendulkar": the number of a listed option
 _OPTION_NUMBER = re.compile(r"^[ \t]*\d{1,2}[.)][ \t]+(?=[^\W\d_])")
@@ -172,6 +177,7 @@ _GLOSS = re.compile(
     r"(?:[ \t]+|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)"
 )
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
+_COMMA = re.compile(r", |،[ \t]*|，")  # ("Fès، not Marrakech", "郑和，明朝的")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
 _STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}→⇒—–!?" + OTHER_TERMINALS
@@ -208,14 +214,23 @@ def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], .
         ),
         (1, re.compile(rf"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?P<v>(?i:{names}))(?!\w)[ \t]*[:=][ \t]*")),
         (1, re.compile(rf"(?<=[;,|])[ \t]*(?P<v>(?i:{names}))(?!\w)[ \t]*:[ \t]*")),  # "<<<x: A; y: B>>>"
+        (1, re.compile(rf"\((?P<v>{names})\)[ \t]*[:=][ \t]*")),  # "Answer for the variable asked (Y): Kalinga"
     )
+
+
+@lru_cache(maxsize=64)
+def _variable_break(variables: tuple[str, ...]) -> re.Pattern[str]:
+    """A variable and a few words ending its line with a colon ("Y is dus:"): its answer is on the next line."""
+    names = "|".join(re.escape(v) for v in sorted(variables, key=len, reverse=True))
+    other = rf"(?!(?<!\w)(?:{names})(?!\w))"  # the words after it name no variable
+    return re.compile(rf"(?m)(?<!\w)({names})(?!\w)(?:{other}[^\n:：<>()]){{0,20}}[:：][ \t]*\n(?=[ \t]*[^\W_])")
 
 
 @lru_cache(maxsize=64)
 def _suffix_label(variables: tuple[str, ...]) -> re.Pattern[str]:
     """A label after its answer: "Homi J. Bhabha (X)"."""
     names = "|".join(re.escape(v) for v in sorted(variables, key=len, reverse=True))
-    return re.compile(rf"\((?P<v>{names})\)")
+    return re.compile(rf"\((?P<v>{names})\)(?![ \t]*[:=])")
 
 
 @lru_cache(maxsize=64)
@@ -256,9 +271,9 @@ def _bare(answer: str) -> str:
         answer = bare
     if (dash := _SPACED_DASH.search(answer)) and _ALNUM.search(answer[: dash.start()]):
         answer = answer[: dash.start()]
-    head, comma, rest = answer.partition(", ")
-    if comma and _ALNUM.search(head) and (rest[:1].islower() or not _NAME_GOES_ON.search(rest)):
-        answer = head
+    if (comma := _COMMA.search(answer)) and _ALNUM.search(head := answer[: comma.start()]):
+        rest = answer[comma.end() :]
+        answer = head if rest[:1].islower() or not _NAME_GOES_ON.search(rest) else answer
     return answer
 
 
@@ -282,8 +297,12 @@ def _clean(segment: str) -> str | None:
         segment = segment[:-1].strip(_STRIP)
     segment = segment.removeprefix("the ") if segment.startswith("the ") else segment  # "the Taj Mahal"
     segment = _KOREAN_COPULA.sub("", _JAPANESE_COPULA.sub("", segment)).strip(_STRIP)  # "答えは...です"
-    if " " in segment and (copula := _TRAILING_COPULA.search(segment, max(0, len(segment) - 40))):  # (end only)
+    if " " in segment and (
+        copula := _TRAILING_COPULA.search(segment, max(0, len(segment) - 40)) or _INNER_COPULA.search(segment)
+    ):
         segment = segment[: copula.start()].strip(_STRIP)
+    if (prefix := _COPULA_PREFIX.match(segment)) and segment[prefix.end() : prefix.end() + 1].isupper():
+        segment = segment[prefix.end() :]  # "nguShaka": the copula written onto the name
     if segment[:1].isupper():
         segment = _NAME_SUFFIX.sub("", segment)
     if bracketed := _BRACKETED.fullmatch(segment):  # the format's "[answer]" filled in: "[Bismillah Khan]"
@@ -315,7 +334,7 @@ def _answer_noun() -> regex.Pattern[str]:
     "الإجابة هي ابن رشد"), else one short word ("La respuesta es dhokla"), the Chinese or Japanese particle
     ("答案是...", "答えは...です"), or nothing before a capital ("Cevap Mustafa Kemal Atatürk'tür") or, where the
     noun opens its sentence, before a word of a script without capitals ("ഉത്തരം വള്ളത്തോള്‍ നാരായണ മേനോന്‍")."""
-    start = r"(?:^|(?<=[.!?।。][ \t])|(?<=。))"
+    start = r"(?:^|(?<=[.!?।。,،][ \t])|(?<=[。，]))"  # a sentence's or a clause's start
     noun = rf"{pattern('answer')}[^\s:：(]*"
     # a small word: up to six small letters, or three of a script without capitals, and no negator ("उत्तर नहीं पता")
     small = (
@@ -325,37 +344,50 @@ def _answer_noun() -> regex.Pattern[str]:
     return regex.compile(
         rf"(?:{start}(?:(?:[^\s.!?।。]+[ \t]+){{0,3}}?|[\u3040-\u30ff\u4e00-\u9fff、，,]{{0,8}}?){noun}"
         r"(?:[ \t]*\([^()\n]{1,20}\))?"  # "उत्तर (Answer):"
-        r"(?:[ \t]*[:：—–]"
+        r"(?:[ \t]*[:：—–፡፥፦=]|[ \t]+-(?=[ \t])|(?:[ \t]+[^\s:：.!?।。]{1,12}){1,3}[ \t]*[:：]"  # "Eyano ya solo:"
         rf"|(?:{small}){{1,2}}?(?=[ \t]+(?:\p{{Lu}}|\p{{Lo}}|\d|\"))"
-        r"|[ \t]+[^\s:：.!?।。]{1,4}(?=[ \t:：])[ \t]*[:：—–]?"
+        r"|[ \t]+[\p{Latin}\p{Cyrillic}\p{Greek}]{1,4}(?=[ \t:：])[ \t]*[:：—–]?"
         r"|(?<=[\u4e00-\u9fff])[是为]|(?<=[\u3040-\u30ff\u4e00-\u9fff])は"
         r"|(?=[ \t]+\p{Lu}))"
-        rf"|{start}{noun}(?=[ \t]+\p{{Lo}}))[ \t]*"  # the noun opening its sentence: "ഉത്തരം വള്ളത്തോള്‍ ..."
+        rf"|{start}{noun}(?=[ \t]+\p{{Lo}})"  # the noun opening its sentence: "ഉത്തരം വള്ളത്തോള്‍ ..."
+        # further into its sentence before a colon: "Dat ass also och meng Äntwert: Robert Schuman."
+        rf"|{start}(?:[^\s.!?।。:：]+[ \t]+){{4,6}}?{noun}[ \t]*[:：])[ \t]*"
     )
 
 
+def _line_answer(line: str, variable: str, alone: re.Pattern[str]) -> tuple[str, str] | None:
+    """(lead, answer) of a line's last "answer is ..." statement for the variable asked (not a lead that names a
+    variable: "Answer for Y: Lord's")."""
+    closers = [i for i, c in enumerate(line) if c == ">"]
+    leads = list(_ANSWER_IS.finditer(line)) or list(_answer_noun().finditer(line))
+    for match in reversed(leads):
+        if any(name != variable for name in alone.findall(match[0])):
+            continue
+        # the answer stops at the first ">" (see _clean): slice no further, or many leads cost quadratic time
+        after = bisect_left(closers, match.end())
+        stop = closers[after] + 1 if after < len(closers) else len(line)
+        lead = _bracket_label(variable).sub("", line[match.end() : stop], count=1)
+        if answer := _clean(_variable_lead(variable).sub("", lead, count=1)):
+            return _words(line[: match.end()]), answer
+    return None
+
+
 def _format_answer(text: str, variable: str, variables: tuple[str, ...]) -> tuple[int, str] | None:
-    """Rule 5: (strength, answer) of the last "answer is ..." statement, for the variable asked."""
+    """Rule 5: (strength, answer) of the last "answer is ..." statement, for the variable asked; None when the
+    line before it states another answer in the same words ("Final answer: Daugava" / "Final answer: Gauja")."""
     alone = re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(v) for v in variables)})(?!\w)")
     lines = text.splitlines()
     for index in range(len(lines) - 1, -1, -1):
-        line = lines[index]
-        closers = [i for i, c in enumerate(line) if c == ">"]
-        leads = list(_ANSWER_IS.finditer(line)) or list(_answer_noun().finditer(line))
-        for match in reversed(leads):
-            # the answer stops at the first ">" (see _clean): slice no further, or many leads cost quadratic time
-            after = bisect_left(closers, match.end())
-            stop = closers[after] + 1 if after < len(closers) else len(line)
-            answer = _clean(
-                _variable_lead(variable).sub(
-                    "", _bracket_label(variable).sub("", line[match.end() : stop], count=1), count=1
-                )
-            )
-            if answer:
-                if alone.search(answer):
-                    return None
-                final = any(_FINAL.search(earlier) for earlier in lines[:index]) or _FINAL.search(line)
-                return _FORMAT + (_FINAL_BONUS if final else 0), answer
+        if stated := _line_answer(lines[index], variable, alone):
+            lead, answer = stated
+            if alone.search(answer):
+                return None
+            before = next((line for line in reversed(lines[:index]) if line.strip()), "")
+            other = _line_answer(before, variable, alone)
+            if other and other[0] == lead and _words(other[1]) != _words(answer):
+                return _FORMAT, ""  # no answer, and none to look for elsewhere
+            final = any(_FINAL.search(earlier) for earlier in lines[:index]) or _FINAL.search(lines[index])
+            return _FORMAT + (_FINAL_BONUS if final else 0), answer
     return None
 
 
@@ -374,6 +406,16 @@ def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:
             reply = _SENTENCE_END.split(reply[turn.end() :])[-1]
         return _clean(reply)
     return None
+
+
+def _named_first(text: str, alone: re.Pattern[str]) -> str | None:
+    """A tutor's answer first: a first line of a few words, not a lead, that the explanation after it names again
+    ("Shah Jahan" / "Justification: ... was Shah Jahan ...")."""
+    head, _, rest = text.strip().partition("\n")
+    name = _clean(head) if rest else None
+    if not name or len(name) > 60 or len(name.split()) > 6 or head.rstrip().endswith(":") or alone.search(name):
+        return None
+    return name if re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", rest.casefold()) else None
 
 
 def _first(pattern: re.Pattern[str], line: str) -> float:
@@ -404,33 +446,56 @@ def _offered(line: str, labels: list[tuple[int, re.Match[str]]]) -> set[str]:
     }
 
 
-def _read(text: str) -> tuple[str, list[str]] | None:
-    """The reply as the shared reader reads it, with placeholders and line-ending leads mended, and its bold runs;
-    None when an unclosed reasoning block gave no answer."""
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _next_item(text: str, question: str | None) -> int | None:
+    """Where a prompt's next item starts, as a base model writes it: a "Question:" whose question is not the one
+    asked (the one asked is the prompt restated), after an answer statement when the question is not known."""
+    asked = _words(question)[:60] if isinstance(question, str) else ""
+    for turn in _NEXT_PROMPT.finditer(text):
+        line = _words(text[turn.end() : text.find("\n", turn.end()) % (len(text) + 1)])
+        if asked and line and (asked.startswith(line[:60]) or line.startswith(asked)):
+            continue
+        if asked or _ANSWER_IS.search(text, 0, turn.start()):
+            return turn.start()
+    return None
+
+
+def _read(text: str, question: str | None, variables: tuple[str, ...]) -> tuple[str, list[str]] | None:
+    """The reply as the shared reader reads it, up to a next item it writes itself, with placeholders and
+    line-ending leads mended, and its bold runs; None when an unclosed reasoning block gave no answer."""
     reading = read_reply(text)
     if reading.unfinished:
         return None
     text = _LATEX_TEXT.sub(r"\1", reading.text) if "\\" in reading.text else reading.text
-    if (turn := _NEXT_PROMPT.search(text)) and _ANSWER_IS.search(text, 0, turn.start()):
-        text = text[: turn.start()]  # a base model that answered, then wrote the next question itself
+    if (turn := _next_item(text, question)) is not None:
+        text = text[:turn]  # a base model that wrote the next question itself
     text = _BOXED.sub(r"\nFinal answer: \1\n", text) if "boxed" in text else text
+    text = _KEYED.sub("answer for ", text)  # "answer_X: Kapil Dev" (YAML keys)
+    text = _variable_break(variables).sub(r"\1: ", text)  # "Y is dus:" / "Taj Mahal"
     text = _hedge_lead().sub("Answer: ", _PAIRED.sub(r"\1\2: ", text))  # "Most likely: TCS", "variable: X / entity:"
     text = _LEAD_BREAK.sub(r"\1 ", _PLACEHOLDER_LEAD.sub("answer", _ANSWER_AFTER.sub(r"The answer is \1", text)))
     return text, [run for line in reading.lines for mark, run in line.emphasis if mark == "bold"]
 
 
-def parse_variables(text: object, variables: object, asked: str | None = None) -> dict[str, str | None]:
+def parse_variables(
+    text: object, variables: object, asked: str | None = None, question: str | None = None
+) -> dict[str, str | None]:
     """Map each variable to the answer the reply gives for it, or None when the reply gives none; any input is
     taken (a variable that is not a non-blank string is never answered, and is a key only if hashable). `asked`
-    is the variable the prompt asked for (rule 5); by default the only variable, if there is one."""
+    is the variable the prompt asked for (rule 5); by default the only variable, if there is one. `question` is
+    the question asked: a "Question:" the reply writes with another question is a next item, not an answer."""
     variables = list(variables) if isinstance(variables, Sequence) and not isinstance(variables, str) else []
     result: dict[str, str | None] = {v: None for v in variables if isinstance(v, str)}
     wanted = tuple(dict.fromkeys(v for v in variables if isinstance(v, str) and v.strip()))
-    if not isinstance(text, str) or not wanted or (read := _read(text)) is None:
+    if not isinstance(text, str) or not wanted or (read := _read(text, question, wanted)) is None:
         return result
     text, bold = read
     reply, text = text, _BRACKET_BREAK.sub(r"\1 ", text)
     patterns = _compile(wanted)
+    alone = re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(v) for v in wanted)})(?!\w)")
     canonical = {v.lower(): v for v in reversed(wanted)} | {v: v for v in wanted}
     best: dict[str, tuple[int, str]] = {}
     named: dict[str, str] = {}  # answers labelled by the variable's own name (not the format's "<X answer>")
@@ -452,6 +517,8 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
                 continue
             stop = labels[i + 1][1].start() if i + 1 < len(labels) else len(line)
             answer = _clean(line[match.end() : stop])
+            if strength == 0 and answer and alone.search(answer):
+                answer = None  # "X is the state whose capital is Y": a description, not a name
             final = final or final_at < match.end()
             bracketed = strength == 2
             strength += _FINAL_BONUS if final else _FORMAT if stated_at < match.end() or bracketed else 0
@@ -472,10 +539,16 @@ def parse_variables(text: object, variables: object, asked: str | None = None) -
         others = {answer for v, answer in named.items() if v != target}
         if stated and stated[1].casefold() in others:  # the format's slot filled with another variable's answer
             stated = None
-        if stated and stated[0] >= best.get(target, (-1, ""))[0]:
+        if stated and not stated[1]:
+            best.pop(target, None)  # two statements of the answer that contradict each other
+        elif stated and stated[0] >= best.get(target, (-1, ""))[0]:
             best[target] = stated
+        elif target not in best and len(ticked := _TICKED.findall(text)) == 1 and (named := _clean(ticked[0])):
+            best[target] = (-1, named)  # the one option ticked: "❌ NO: Simón Bolívar" / "✅ SÍ: José de San Martín"
         elif target not in best and len(set(bold)) == 1 and (named := _clean(bold[0])):
             best[target] = (-1, named)  # the one name the reply sets in bold: "**Jaipur**\n\nThe old city ..."
+        elif target not in best and (first := _named_first(text, alone)):
+            best[target] = (-1, first)
         elif not best and (whole := _whole_reply(reply, wanted)):
             best[target] = (-1, whole)
         if target in best and (doubts := abstention_ends(text)):

@@ -214,7 +214,8 @@ def extract_entities(resps: list[list[str]], docs: list[dict]) -> list[list[dict
     out = []
     for rs, doc in zip(resps, docs, strict=True):
         variables = doc.get("variables") or [doc["variable"]]
-        answers = [parse_variables(r, variables, asked=doc["variable"])[doc["variable"]] for r in rs]
+        asked, question = doc["variable"], doc.get("question")
+        answers = [parse_variables(r, variables, asked, question)[asked] for r in rs]
         out.append([{"answer": a, "reply": r} for a, r in zip(answers, rs, strict=True)])
     return out
 

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lm_eval_xling.replies import PARAGRAPH, Line, read_reply
+from lm_eval_xling.replies import EMOJI, PARAGRAPH, Line, read_reply
 from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, lists_start, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
@@ -53,6 +53,7 @@ _FILLER = set(
     )
 )
 _VOCABULARY = {word: label for label, words in _WORDS.items() for word in str.split(words)}
+
 _CJK_WORDS = sorted(
     (w for w in [*_VOCABULARY, *_FILLER, *_NEGATION] if "\u4e00" <= w[0] <= "\u9fff"), key=len, reverse=True
 )
@@ -61,10 +62,10 @@ _HEAD_WORD = re.compile(
 )
 _HEAD_MAX = 60  # characters before the colon
 # a label of at most four words without digits or quotes, then a colon: a heading in any language ("Mpya:")
-# a label of up to eight words and a colon ("Yangi ma'lumot:", "el 7agat el gdeeda:", "Àwọn apá tí a lè fi òye
+# a label of up to ten words and a colon ("Yangi ma'lumot:", "el 7agat el gdeeda:", "Àwọn apá tí a lè fi òye
 # mọ̀:"): words of letters, with an apostrophe or a digit inside
 _HEAD_WORD_ANY = r"(?!['’])(?=[^\s:：]*[^\W\d_])[^\s\".,!?:：\[\]]+"  # ("[NEW: ...]" marks a span)
-_HEAD_WORDS = 8
+_HEAD_WORDS = 10
 _UNKNOWN_HEAD = re.compile(
     rf"^(?:{_HEAD_WORD_ANY}[ \t]){{0,{_HEAD_WORDS - 1}}}{_HEAD_WORD_ANY}[ \t]*[:：][ \t]*(?P<rest>.*)$"
 )
@@ -117,6 +118,7 @@ _INLINE_MAX = 150  # characters: a longer line ending in a label is prose ("... 
 _GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–—]\s.*|[-–—]{2}.*|:\s.*|：.*|\s#\s.*)$")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
 _ASIDE_LINE = re.compile(r"[(（][^()（）]*[)）][.。]?")
+_LEAD_MARKS = re.compile(rf"^[{EMOJI}\s]+")
 _PARENTHESES = re.compile(r"[(（]([^()（）\n]+)[)）]")
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
@@ -346,6 +348,7 @@ def read_span_lists(reply: object) -> SpanReading:
             close()
             current, rest = head
             entries, saw_items = [], line.kind == "item" and bool(rest)  # "+ New: X": a list of labelled items
+            quoted_items += rest.lstrip(" \t*_").startswith('"')  # "Ny information: "..."": a span quoted
             if current in (NEW, INF) and (rest or line.values or len(lines) > 1):  # "new" alone names no span
                 found.readable = True
                 if not line.values and _EMPTY.match(_clean(_FIRST_SENTENCE.split(rest, 1)[0])):
@@ -410,7 +413,8 @@ def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:
     least two lines are a short label and a colon (or a markdown heading, or a key holding a JSON list), the first
     two head the new and the inferable list, later ones other sections. Where two or more of them open a list (a
     JSON list, nothing or a quote after the label), only those do: a label before prose ("Nodyn: mae'r ail ...")
-    is a note. {line index: (label, the rest of the line)}."""
+    is a note, and so is a label with nothing after it before the next label ("Myn analyze:" over the lists).
+    {line index: (label, the rest of the line)}."""
     if any(_inline_label(line.text) for line in lines):
         return {}
     labelled = []
@@ -421,8 +425,14 @@ def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:
                 labelled.append((i, rest, True))
         elif line.kind == "heading" and not _COLON.search(line.text) and len(line.text.split()) <= _HEAD_WORDS:
             labelled.append((i, "", True))
-        elif head := _UNKNOWN_HEAD.match(line.text):
+        elif head := _UNKNOWN_HEAD.match(line.text) or _UNKNOWN_HEAD.match(_bare_head(line.text)):
             labelled.append((i, head["rest"], not head["rest"] or head["rest"].startswith('"')))
+    ends = [i for i, *_ in labelled[1:]] + [len(lines)]  # where the next label stands (none: the end)
+    labelled = [
+        (i, rest, opens)
+        for (i, rest, opens), end in zip(labelled, ends, strict=False)
+        if rest or end > i + 1 or lines[i].kind == "field"
+    ]
     if sum(lines[i].kind == "field" for i, *_ in labelled) >= 2:
         labelled = [entry for entry in labelled if lines[entry[0]].kind == "field"]  # the JSON's keys, not the prose
     elif sum(opens for *_, opens in labelled) >= 2:
@@ -431,6 +441,12 @@ def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:
         return {}
     labels = iter((NEW, INF))
     return {i: (next(labels, OTHER), rest) for i, rest, _ in labelled}
+
+
+def _bare_head(text: str) -> str:
+    """A line without the marks before its label and the aside in it ("🆕 Ny information:", "Nytt (finns inte i
+    källan):")."""
+    return _PARENTHESES.sub("", _LEAD_MARKS.sub("", text))
 
 
 def _says_nothing_new(line: Line) -> bool:

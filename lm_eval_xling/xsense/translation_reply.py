@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
-from lm_eval_xling.choice_words import alternation, every, script, scripts
+from lm_eval_xling.choice_words import alternation, every, negators, script, scripts
 from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, PARAGRAPH, Line, after_reasoning, read_reply
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
@@ -143,6 +144,7 @@ _ASIDE = re.compile(
 _TRANSLATION_LABEL = re.compile(_TRANSLATION_WORD)
 # vowels with a macron or caron: pinyin, romaji, IAST ("Běijīng", "Tōkyō"); a line that also has a letter those
 # never write ("Přečtěte": "ř", "č") is Czech, Latvian, ... and no romanisation
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _TONE_MARKED = re.compile(r"[āēīōūǎěǐǒǔǖǘǚǜĀĒĪŌŪǍĚǏǑǓ]")
 _NOT_PINYIN = re.compile(r"[^\x00-\x7füÜāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜĀÁǍÀĒÉĚÈĪÍǏÌŌÓǑÒŪÚǓÙ\W\d_]")
 # a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）")
@@ -152,6 +154,9 @@ _ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])([?!.。？！]?)[ \t]*[(（][\x0
 _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\b)[ \t]*$")
 # a source that quotes: its translation quotes too ("Sie sagte: „...“"), its lead and quotes are no label nor wrapping
 _QUOTED_SPEECH = re.compile(r"[\"“”„«»「」『』]")
+_TICKED = re.compile(r"^[ \t]*(?:[✅✔☑]|\[[xX]\])")  # a choice marked: "✅ It reint hjoed wer."
+_TICK = "✅"  # the label of a line ticked as the choice
+_CROSSED = re.compile(r"^[ \t]*(?:[❌✗✘☒]|~~)")  # an option rejected
 _TRAILING_EMOJI = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "学生们正在认真听老师讲课。 ✅"
 _OPTION_NOTE = re.compile(r"[ \t][—–-][ \t]|[ \t][(（]")
 _FINAL = re.compile(r"(?i)\bfinal\b|最终|endgültig")
@@ -180,6 +185,7 @@ _SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
 _COLON = re.compile(r"[:：]|(?<=[^\W\d_])=(?=[^\s=])")  # "Translation:", "translation=..."
 _ALNUM = re.compile(r"[^\W_]")
+_LETTER = re.compile(r"[^\W\d_]")
 _LABEL_MAX = 40  # characters before a colon that can still be a label
 # a line that only announces what follows: "Sure, here it is —", "Of course.", "好的。", "Here is the translation"
 _COURTESY = re.compile(
@@ -189,6 +195,7 @@ _COURTESY = re.compile(
 _NOTE = re.compile(
     r"(?i)\s*(?:\((?:lit(?:erally|\.)?|note|i\.e\.|or|also|formal|informal|in english|translation)\b[^)]*\)"
     r"|(?<=[.!?。！？])\s*\([^()]*[.!?]\)"  # a sentence of its own in brackets: a back-translation
+    r"|\s*\([ \t]*\d{1,3}(?:[.,]\d+)?[ \t]*%[ \t]*\)"  # a weight: "(70%)"
     r"|(?<=[.!?。！？\"”»」])\s*(?:note|n\.b\.|literally|i used|i translated|i chose|i kept|this translation|"
     r"the word|alternatively|注|注意|说明|nota|hinweis|anmerkung)\b.*)\s*$"
 )
@@ -283,7 +290,11 @@ def _row(line: Line, source: str | None) -> str | None:
     cells = [c.strip() for c in line.text.split("|") if c.strip()]
     if cells and all(len(c.split()) <= 3 and not _SENTENCE_END.search(c) for c in cells):
         return None
-    kept = [c for c in cells if not _LABEL_WORDS.fullmatch(c) and not (source and _within(c, source))]
+    kept = [c for c in cells if not _LABEL_WORDS.fullmatch(c) and _LETTER.search(c)]  # not "60%"
+    if source and len(own := [c for c in kept if not _within(c, source)]) < len(kept):
+        # the source's row: its other cell a translation only if written as a sentence, as the source is, and
+        # not its label ("| Français | Combien coûte le riz ? |")
+        kept = [c for c in own if _SENTENCE_END.search(c) or not _SENTENCE_STOP.search(source.strip())]
     return kept[-1] if kept else None
 
 
@@ -298,6 +309,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
     original left out."""
     out, short = [], not (source and (_COLON.search(source, 0, _LABEL_MAX + 1) or _QUOTED_SPEECH.search(source)))
     announced = ""  # a label on a line of its own ("Final translation:"): the next line's
+    cjk = any(_CJK.search(line.text) for line in lines)  # romanisation is read as an aside beside CJK only
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
         if line.kind == "row":
@@ -305,23 +317,25 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
                 out.append(("", cell))
             continue
         text, label = _LEAD_SYMBOLS.sub("", line.text), ""
-        if not text or _ONLY_TAG.match(text):
-            continue  # "<result>"
+        if not text or _ONLY_TAG.match(text) or _CROSSED.match(line.text) or not _LETTER.search(text):
+            continue  # "<result>", "❌ It regent hjoed wer.", "00:01:02,300 --> 00:01:05,100"
+        if _TICKED.match(line.text):
+            label = _TICK  # the choice marked; a label the line has follows it
         if line.kind == "heading" and more and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40):
             continue  # "### Translation", "## Hausa Translation"
-        if _ASIDE.match(text) or len(_TONE_MARKED.findall(text)) >= 2 and not _NOT_PINYIN.search(text) and more:
+        if _ASIDE.match(text) or cjk and len(_TONE_MARKED.findall(text)) >= 2 and not _NOT_PINYIN.search(text) and more:
             continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ...", "Běijīng jīntiān ..."
         if source and (arrow := _ARROW.search(text)) and same_text(text[: arrow.start()], source):
             text = text[arrow.end() :]  # "假设： → Hypothesis:": the source, then its translation
         if labelled := _label(text, short) or _label_inside(text):
-            label, text = labelled
+            label, text = (f"{label} {labelled[0]}".strip(), labelled[1])
             if (again := _label(text)) and again[1]:  # "Translation: Translation: ..."
                 text = again[1]
             text = _LEAD_SYMBOLS.sub("", text)
             if not text and _TRANSLATION_LABEL.search(label):
                 announced = label
-            if _ORIGINAL.match(label) or not text:
-                continue
+            if _ORIGINAL.match(label) or not text or len(label) > 2 and _negated_label().match(label):
+                continue  # "Source: ...", "Not this: ..." (not "NO:", Norwegian's code)
         elif more and (_announces(text, source) or _COURTESY.match(text)):
             continue  # "Here is the translation:", "Sure, here it is —", "Of course."
         elif _ORIGINAL.match(text):
@@ -415,13 +429,16 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentence
                 )
                 if re.search(f"(?i){named}", line.text):
                     return options[position]
+    if ticked := [i for i, (label, _) in enumerate(candidates) if label.startswith(_TICK)]:
+        return ticked[-1]  # "✅ Hẽe: Y ro'ysã."
     if final := [i for i, (label, _) in enumerate(candidates) if _FINAL.search(label)]:
         return final[-1]  # "Final answer: ..."
     revised = [i for i, (label, _) in enumerate(candidates) if _REVISION.match(label)]
     if revised:  # "Better: ...", "Correction: ..."; one that ends introducing the next: that next
         at = revised[-1]
         return at + 1 if candidates[at][1].endswith((":", "：")) and at + 1 < len(candidates) else at
-    labelled = [i for i, (label, _) in enumerate(candidates) if _TRANSLATION_LABEL.search(label)]
+    named = [_TRANSLATION_LABEL.search(label) or _answer_label(label) for label, _ in candidates]
+    labelled = [i for i, label in enumerate(named) if label]
     if not labelled and len(options) > 1 and options[0] == 0 and not split:
         return -1  # alternatives offered, none chosen
     return labelled[0] if labelled else 0
@@ -466,6 +483,42 @@ def _block(reply: str, source: str) -> str | None:
     return None
 
 
+@cache
+def _negated_label() -> re.Pattern[str]:
+    """A label that opens with a negator of any language: "Not this", "Ndaha'éi", "Nicht so"."""
+    return re.compile(rf"(?i)^[ \t]*(?:{negators()})(?![^\W_])")
+
+
+@cache
+def _answer_noun() -> re.Pattern[str]:
+    return re.compile(rf"(?i:(?:my|final|your)[ \t]+)?(?:{every('answer')})")
+
+
+def _answer_label(label: str) -> bool:
+    """Whether a label is a noun for "answer" of any language ("Answer:", "Jawaban:") and nothing more."""
+    return _answer_noun().fullmatch(label.strip(" *_")) is not None
+
+
+@cache
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE)
+
+
+def _in_target(candidates: list[tuple[str, str]], source: str | None, target: str) -> list[tuple[str, str]]:
+    """The candidates less those a language identifier (py3langid) reads as English or as the source's language
+    (talk around the translation: "Here's the Swedish for the announcement"); all of them where that would leave
+    none, or where the target is a language the identifier does not know (its text might be read as English)."""
+    identifier = _identifier()
+    language = target.split("-")[0].split("_")[0].lower()
+    if language not in identifier.nb_classes:
+        return candidates  # a language the identifier does not know may be read as English: nothing to tell by
+    found = [identifier.classify(text)[0] for _, text in candidates]
+    frames = ({"en"} | ({identifier.classify(source)[0]} if source else set())) - {language}
+    return [c for c, lang in zip(candidates, found, strict=True) if lang not in frames] or candidates
+
+
 def _written_in(text: str, wanted: frozenset[str]) -> bool:
     """Whether most letters of `text` are of the scripts `wanted` (a line without letters is of any)."""
     letters = [c for c in text if c.isalpha()]
@@ -488,6 +541,8 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     candidates = _candidates(reading.lines, source)
     if candidates and (wanted := scripts(target)):
         candidates = [candidate for candidate in candidates if _written_in(candidate[1], wanted)]
+    if len(candidates) > 1 and target:
+        candidates = _in_target(candidates, source, target)
     if not candidates:
         return ""
     boxed = [i for i, (_, text) in enumerate(candidates) if "boxed" in text and _BOXED.search(text)]
@@ -506,9 +561,11 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     if (reading.refusal or reading.abstains) and _TRANSLATOR_REFUSAL.search(first):
         return ""
     parts, wanted = [_NOTE.sub("", first)], _sentences(source) if source else 1
+    ends = bool(source and _SENTENCE_STOP.search(source.strip()))
     for next_label, line in candidates[at + 1 :]:
         other = next_label and not next_label.startswith("#") and next_label != label  # "target: ..." twice: one
-        if _sentences(" ".join(parts)) >= wanted or other or _NOTE.fullmatch(line):
+        wrapped = ends and _unfinished(parts[-1]) and line[:1].islower()  # a line broken inside its sentence
+        if _sentences(" ".join(parts)) >= wanted and not wrapped or other or _NOTE.fullmatch(line):
             break
         parts.append(_NOTE.sub("", line))
     text = " ".join(p.strip() for p in parts).strip()
