@@ -18,11 +18,13 @@ linear in the reply; runaway replies are read on their last 50,000 characters.
 from __future__ import annotations
 
 import ast
+import csv
 import html
 import json
 import re
 import unicodedata
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import regex
@@ -78,6 +80,7 @@ EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _DIFF_FENCE = re.compile(r"(?im)^[ \t]*(?:```|~~~)[ \t]*(?:diff|patch)[ \t]*$")
+_CSV_FENCE = re.compile(r"(?im)^[ \t]*(?:```|~~~)[ \t]*csv[ \t]*$")
 _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
 # a list item's mark; a number's may touch a word of a script written without spaces ("1．是当地...")
 # a list item's mark: a bullet of any style, or a number of any script closed by a full stop (Urdu's "۔" too) or ")"
@@ -360,6 +363,8 @@ def _line(raw: str) -> Line | None:
         kind, raw = "item", raw[item.end() :]
     elif raw.lstrip().startswith("|"):
         kind, raw = "row", " | ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
+    elif "\t" in raw.strip() and len(cells := [cell.strip() for cell in raw.split("\t") if cell.strip()]) > 1:
+        kind, raw = "row", " | ".join(cells)  # a row of tab-separated values
     if "~~" in raw:
         raw = _STRUCK.sub("", raw)  # struck out: taken back ("~~B~~ A")
     emphasis = tuple(_emphasis(raw))
@@ -395,7 +400,11 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply) if fold else reply)
     if unfinished:
         return Reading((), True, False, ())
-    text = _FENCE.sub("", _applied(text) if "diff" in text or "patch" in text else text)
+    if "diff" in text or "patch" in text:
+        text = _fenced(text, _DIFF_FENCE, _applied)
+    if "csv" in text:
+        text = _fenced(text, _CSV_FENCE, _csv_rows)
+    text = _FENCE.sub("", text)
     if _cut_off_json(text):
         return Reading((), True, False, ())
     text = _unwrap_json(text)  # JSON before quotes are folded: a curly quote may sit in a value
@@ -411,23 +420,37 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
 
 
-def _applied(text: str) -> str:
-    """`text` with each fenced diff applied: its removed lines ("- Verdict: correct") gone, its added ones ("+
-    Verdict: incorrect") kept without their mark, what stays as it was kept."""
+def _fenced(text: str, fence: re.Pattern[str], read: Callable[[str], str]) -> str:
+    """`text` with the body of each block that `fence` opens read by `read`."""
     out, at = [], 0
-    for fence in _DIFF_FENCE.finditer(text):
-        if fence.start() < at:
+    for opening in fence.finditer(text):
+        if opening.start() < at:
             continue
-        close = _FENCE.search(text, fence.end())
+        close = _FENCE.search(text, opening.end())
         end = close.start() if close else len(text)
-        out.append(text[at : fence.end()] + "\n")
-        for line in text[fence.end() : end].split("\n"):
-            if line.startswith("+") and not line.startswith("+++"):
-                out.append(line[1:] + "\n")
-            elif not line.startswith(("-", "@@")) and line.strip():
-                out.append(line[1:] + "\n" if line.startswith(" ") else line + "\n")
+        out += [text[at : opening.end()], "\n", read(text[opening.end() : end]), "\n"]
         at = end
     return "".join(out) + text[at:]
+
+
+def _applied(diff: str) -> str:
+    """A diff applied: its removed lines ("- Verdict: correct") gone, its added ones ("+ Verdict: incorrect")
+    kept without their mark, what stays as it was kept."""
+    out = []
+    for line in diff.split("\n"):
+        if line.startswith("+") and not line.startswith("+++"):
+            out.append(line[1:])
+        elif not line.startswith(("-", "@@")) and line.strip():
+            out.append(line[1:] if line.startswith(" ") else line)
+    return "\n".join(out)
+
+
+def _csv_rows(block: str) -> str:
+    """CSV as table rows ("| a | b |"), its quoted cells whole; as written where it is no CSV."""
+    try:
+        return "\n".join("| " + " | ".join(row) + " |" for row in csv.reader(block.strip().split("\n")) if row)
+    except csv.Error:
+        return block
 
 
 def _once(lines: tuple[Line, ...]) -> tuple[Line, ...]:

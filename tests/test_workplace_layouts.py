@@ -121,6 +121,10 @@ SOURCE = "The museum will reopen in June."
          "id", "Museum akan dibuka kembali pada bulan Juni."),
         ("Kia ora! In te reo Māori:\n\nKa tuwhera anō te whare taonga ā te Pipiri.\n\n(anō = again)",
          "mi", "Ka tuwhera anō te whare taonga ā te Pipiri."),
+        ("```csv\nid,source,target\nm-7,\"The museum will reopen in June.\",\"Il museo riapre a giugno.\"\n```",
+         "it", "Il museo riapre a giugno."),  # a CSV row, its quoted cells whole
+        ("lang\tsource\ttarget\nro\tThe museum will reopen in June.\tMuzeul se redeschide în iunie.",
+         "ro", "Muzeul se redeschide în iunie."),  # tab-separated values
     ],
 )  # fmt: skip
 def test_the_translation_is_told_from_the_talk_around_it(reply: str, target: str, translation: str) -> None:

@@ -309,7 +309,8 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
     original left out."""
     out, short = [], not (source and (_COLON.search(source, 0, _LABEL_MAX + 1) or _QUOTED_SPEECH.search(source)))
     announced = ""  # a label on a line of its own ("Final translation:"): the next line's
-    cjk = any(_CJK.search(line.text) for line in lines)  # romanisation is read as an aside beside CJK only
+    # romanisation is read as an aside only beside CJK, in the reply or its source (Māori's macrons are no pinyin)
+    cjk = bool(source and _CJK.search(source)) or any(_CJK.search(line.text) for line in lines)
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
         if line.kind == "row":
