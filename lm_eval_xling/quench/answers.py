@@ -372,10 +372,10 @@ def _line_answer(line: str, variable: str, alone: re.Pattern[str]) -> tuple[str,
     return None
 
 
-def _format_answer(text: str, variable: str, variables: tuple[str, ...]) -> tuple[int, str] | None:
-    """Rule 5: (strength, answer) of the last "answer is ..." statement, for the variable asked; None when the
-    line before it states another answer in the same words ("Final answer: Daugava" / "Final answer: Gauja")."""
-    alone = re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(v) for v in variables)})(?!\w)")
+def _format_answer(text: str, variable: str, alone: re.Pattern[str]) -> tuple[int, str] | None:
+    """Rule 5: (strength, answer) of the last "answer is ..." statement, for the variable asked (`alone`: any
+    variable standing alone); the answer is "" where the line before it states another answer in the same words
+    ("Final answer: Daugava" / "Final answer: Gauja")."""
     lines = text.splitlines()
     for index in range(len(lines) - 1, -1, -1):
         if stated := _line_answer(lines[index], variable, alone):
@@ -455,10 +455,11 @@ def _next_item(text: str, question: str | None) -> int | None:
     asked (the one asked is the prompt restated), after an answer statement when the question is not known."""
     asked = _words(question)[:60] if isinstance(question, str) else ""
     for turn in _NEXT_PROMPT.finditer(text):
-        line = _words(text[turn.end() : text.find("\n", turn.end()) % (len(text) + 1)])
-        if asked and line and (asked.startswith(line[:60]) or line.startswith(asked)):
-            continue
-        if asked or _ANSWER_IS.search(text, 0, turn.start()):
+        if not asked:
+            return turn.start() if _ANSWER_IS.search(text, 0, turn.start()) else None
+        end = text.find("\n", turn.end())
+        line = _words(text[turn.end() : end if end >= 0 else None])
+        if not (line and (asked.startswith(line[:60]) or line.startswith(asked))):
             return turn.start()
     return None
 
@@ -535,7 +536,7 @@ def parse_variables(
         final = final or bool(_FINAL.search(line))
     target = asked if asked in wanted else wanted[0] if len(wanted) == 1 else None
     if target is not None:
-        stated = _format_answer(text, target, wanted)
+        stated = _format_answer(text, target, alone)
         others = {answer for v, answer in named.items() if v != target}
         if stated and stated[1].casefold() in others:  # the format's slot filled with another variable's answer
             stated = None

@@ -53,7 +53,6 @@ _FILLER = set(
     )
 )
 _VOCABULARY = {word: label for label, words in _WORDS.items() for word in str.split(words)}
-
 _CJK_WORDS = sorted(
     (w for w in [*_VOCABULARY, *_FILLER, *_NEGATION] if "\u4e00" <= w[0] <= "\u9fff"), key=len, reverse=True
 )

@@ -513,6 +513,7 @@ def _in_target(candidates: list[tuple[str, str]], source: str | None, target: st
     none, or where the target is a language the identifier does not know (its text might be read as English)."""
     identifier = _identifier()
     language = target.split("-")[0].split("_")[0].lower()
+    language = {"nb": "no"}.get(language, language)  # Bokmål: the identifier's Norwegian
     if language not in identifier.nb_classes:
         return candidates  # a language the identifier does not know may be read as English: nothing to tell by
     found = [identifier.classify(text)[0] for _, text in candidates]
