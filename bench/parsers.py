@@ -43,6 +43,12 @@ CASES = (  # (reader, the piece repeated, call)
     ("parse_variables", '```csv\nX,"a, b"\n', lambda text: parse_variables(text, ["X"], "X", "Identify X.")),
     ("clean_translation", "src\tDie Katze sitzt.\n", lambda text: clean_translation(text, "The cat sat.", "de")),
     ("clean_translation", "❌ Le chat.\n✅ Le chat assis.\n", lambda text: clean_translation(text, "A cat sat.", "fr")),
+    # round 17: box-drawing tables, emoji runs, hashtags, dashed rules without an end, Roman-numeral outlines
+    ("read_spans", "│ the canal │ NEW │\n", lambda text: read_spans(text, TARGET)),
+    ("parse_variables", "манас 💯💯💯 ", lambda text: parse_variables(text, ["X", "Y"], "X", "Identify X.")),
+    ("clean_translation", "Le chat. 💧💧 #a #b x ", lambda text: clean_translation(text, "A cat.", "fr")),
+    ("parse_binary", "-----===+++ ", parse_binary),
+    ("clean_translation", "II. Traduction\n   Le chat.\n", lambda text: clean_translation(text, "A cat.", "fr")),
     ("clean_translation", "Here it is:\nDie Katze saß.\n", lambda text: clean_translation(text, "The cat sat.", "de")),
 )
 SMALL, LARGE = 10_000, 1_000_000

@@ -85,9 +85,14 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
 # a list item's mark; a number's may touch a word of a script written without spaces ("1．是当地...")
 # a list item's mark: a bullet of any style, or a number of any script closed by a full stop (Urdu's "۔" too) or ")"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣・◦○●■□◆◇►▶➤➔→⇒✓✔–—]|\d{1,3}[.)۔])(?:[ \t]+|(?=[\u3000-\u9fff\uac00-\ud7af]))")
+# an outline's section: a Roman numeral, a heading ("II. New spans"; not an initial: "V. S. Naipaul")
+_SECTION = re.compile(r"^[ \t]*X{0,3}(?:IX|IV|V?I{0,3})(?<=[IVX])[.)][ \t]+(?![A-Z]\.)")
 _WIDE_NUMBER = re.compile(r"(?m)^([ \t]*[０-９]{1,3})．")  # "１．": a list number (NFKC would make "1.1987" of it)
 _QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
-_TABLE_RULE = re.compile(r"^[ \t|:\-]*-{3}[ \t|:\-]*$")
+_TABLE_RULE = re.compile(r"[ \t|:+=\-]+")  # with "---" or "===" in it: "|---|", "+----+----+", "+====+"
+# a table drawn with box-drawing characters: its rules ("├──┼──┤") and the bars between its cells ("│ a │ b │")
+_BOX_RULE = re.compile(r"[ \t\u2500-\u257f]+")
+_BOX_BAR = re.compile(r"[│┃║]")
 _ESCAPED_MARK = re.compile(r"\\(?=[!-/:-@\[-`{-~])")  # Markdown's escape of a mark: "\\-", "\\*", "\\("
 # Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
 _EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~")
@@ -135,6 +140,7 @@ class Line:
     # "key: value" line of structured output: a JSON value, an XML-like tag; a key over nested values has no value)
     values: tuple[str, ...] = ()  # a field holding a JSON list: its values (the text joins them with ", ")
     emphasis: tuple[tuple[str, str], ...] = ()  # ("bold" or "italic", text) of the runs emphasised inside the line
+    quoted: bool = False  # in a block quote ("> ..."): words the reply quotes, maybe not its own
 
 
 @dataclass(frozen=True)
@@ -342,10 +348,11 @@ def _unwrap_rows(text: str) -> str:
 
 
 def _line(raw: str) -> Line | None:
-    if _TABLE_RULE.match(raw):
+    if ("---" in raw or "===" in raw) and _TABLE_RULE.fullmatch(raw):
         return None
-    if ">" in raw:
-        raw = _QUOTE_MARK.sub("", raw)
+    quoted = ">" in raw and (mark := _QUOTE_MARK.match(raw)) is not None
+    if quoted:
+        raw = raw[mark.end() :]
     if "\\" in raw:
         raw = _ESCAPED_MARK.sub("", raw)  # "\\- \\(1971\\)": a list item, "(1971)"
     kind, values = "text", ()
@@ -357,7 +364,7 @@ def _line(raw: str) -> Line | None:
             key, _, listed = raw.partition(": ")
             values = tuple(v.strip() for v in listed.split(_VALUES)[1:])
             raw = f"{key}: {', '.join(values)}"
-    elif heading := _HEADING.match(raw):
+    elif heading := _HEADING.match(raw) or _SECTION.match(raw):
         kind, raw = "heading", raw[heading.end() :]
     elif item := _ITEM.match(raw):
         kind, raw = "item", raw[item.end() :]
@@ -373,7 +380,7 @@ def _line(raw: str) -> Line | None:
     text = (_BLANKS.sub(" ", text) if "  " in text or "\t" in text else text).strip()
     if kind == "text" and (heading := _HEADING.match(text)):  # "**## Answer**" once emphasis is gone
         kind, text = "heading", text[heading.end() :]
-    return Line(text, kind, values, emphasis) if text else None
+    return Line(text, kind, values, emphasis, quoted) if text else None
 
 
 def _emphasis(raw: str) -> list[tuple[str, str]]:
@@ -404,6 +411,8 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
         text = _fenced(text, _DIFF_FENCE, _applied)
     if "csv" in text:
         text = _fenced(text, _CSV_FENCE, _csv_rows)
+    if "│" in text or "┃" in text or "║" in text:
+        text = _box_rows(text)
     text = _FENCE.sub("", text)
     if _cut_off_json(text):
         return Reading((), True, False, ())
@@ -451,6 +460,42 @@ def _csv_rows(block: str) -> str:
         return "\n".join("| " + " | ".join(row) + " |" for row in csv.reader(block.strip().split("\n")) if row)
     except csv.Error:
         return block
+
+
+def _box_rows(text: str) -> str:
+    """A table drawn with box-drawing characters as table rows ("| a | b |"), its rules gone; a row whose cells all
+    go on in small letters after a row whose text has not ended is that row's text wrapped in its cells
+    ("│ Please turn off your phones │ Koncerto metu prašome išjungti │" / "│ during the concert. │ telefonus. │")."""
+    out: list[str] = []
+    row: list[str] | None = None  # the row being read, while no rule has closed it
+    for line in text.split("\n"):
+        if line.strip() and _BOX_RULE.fullmatch(line):
+            row = None
+            continue
+        if not _BOX_BAR.match(line.lstrip()):
+            out.append(line)
+            row = None
+            continue
+        cells = [cell.strip() for cell in _BOX_BAR.split(line.strip())[1:-1]]
+        if row is not None and _wraps(row, cells):
+            row[:] = [f"{a} {b}".strip() for a, b in zip(row, cells, strict=True)]
+            out[-1] = "| " + " | ".join(row) + " |"
+            continue
+        row = cells
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def _wraps(row: list[str], cells: list[str]) -> bool:
+    """Whether `cells` go on with the text of `row`: as many cells, each empty or opening with a small letter, and a
+    cell of `row` whose text has not ended."""
+    going_on = [cell for cell in cells if cell]
+    return (
+        len(cells) == len(row)
+        and bool(going_on)
+        and all(cell[0].islower() for cell in going_on)
+        and any(cell and cell[-1] not in TERMINALS for cell in row)
+    )
 
 
 def _once(lines: tuple[Line, ...]) -> tuple[Line, ...]:

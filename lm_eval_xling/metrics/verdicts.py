@@ -130,7 +130,9 @@ _STATEMENT = re.compile(
     r"(?im)(?:^|(?<=[.!?][ \t])(?<![ \t:\-.!?][.!?][ \t])|(?<=,[ \t])(?=(?:so|thus|therefore|hence)\b))[ \t:\-.]*+"
     r"(?:(?:so|thus|therefore|hence|overall|finally|actually|wait),?[ \t]+)?"
     r"(?:(?:final[ \t]+)?(?:judge?ment|verdict|decision|evaluation"
-    r"|assessment|grade|result|answer|label|output)[ \t]*(?:is)?[ \t]*[:\-–=]?[ \t]*)?"
+    r"|assessment|grade|result|answer|label|output)[ \t]*(?:is)?[ \t]*[:\-–=]?[ \t]*"
+    # the noun "answer" of any language and a small word: "Vastaus on oikein.", "Jibu ni sahihi."
+    r"|(?i:" + every("answer") + r")[ \t]+(?:[^\W\d_]{1,4}[ \t]+)?)?"
     # a verdict alone in its sentence (a short copula may follow it), or before a dash or comma
     r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌👍👎])"
     r"(?:[ \t]?[^\s.!?।。！？]{1,4})?(?:[ \t.!।。！？]*+$|[.!।。！？]+(?=\s)|[。！？]+|[ \t]*[—–,،，][ \t]*)"

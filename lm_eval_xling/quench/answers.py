@@ -49,7 +49,7 @@ from lm_eval_xling.choice_words import alternation, every, negators, pattern
 from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, TAKEN_BACK, TERMINALS, abstention_ends, read_reply
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
-_SEPARATED = r"(?<=[;,|])[ \t]*\**|(?<=[ \t])(?:and|so)[ \t]+\**|^[ \t]*(?i:so|thus|hence|therefore),?[ \t]+\**"
+_SEPARATED = r"(?<=[;,|،؛])[ \t]*\**|(?<=[ \t])(?:and|so)[ \t]+\**|^[ \t]*(?i:so|thus|hence|therefore),?[ \t]+\**"
 # a sentence's start, a connective or the format's own words before a label: ". So X is", "Answer: The entity X is"
 _SENTENCE_START = (
     r"(?:(?<=[.!?][ \t])(?=(?i:so|thus|hence|therefore|then|the[ \t]+(?:entity|variable))\b)"
@@ -73,8 +73,9 @@ _ANSWER_IS = re.compile(
     r"|\bI(?:'m|[ \t]+am|'ll|[ \t]+will|'d|[ \t]+would)[ \t]+(?:going[ \t]+with|go[ \t]+with)"
     r"|\bfinal[ \t]*:|\bI[ \t]+lean[ \t]+(?:towards?|to)|\bmy[ \t]+(?:final[ \t]+)?(?:pick|choice)[ \t]*(?:is|:)"
     r"|\b(?:that|it)[ \t]+(?:would|must|has[ \t]+to|should)[ \t]+be)"
-    r"(?!\w)[* \t:]*"
+    r"(?!\w)[* \t:]*(?:\.{3}|…)?[ \t]*"  # (a pause: "The answer is... Elias Lönnrot!")
 )
+_PAUSE = r"(?:\.{3}|…)"  # a dramatic pause before the answer
 _PLACEHOLDER = re.compile(r"(?i)(?:x[ \t]+|your[ \t]+)?(?:answer|entity|name)")  # the format's "<X answer>" as is
 _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
 # a prompt's next item, as a base model writes it after its answer ("Question: ...", "### Instruction:", the
@@ -119,7 +120,7 @@ _ALTERNATIVES = re.compile(
 _STOP = re.compile(rf"[{re.escape(TERMINALS)}\n]")
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[a-zß-ÿ]{2})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z(\d]|[^\x00-\u024f\s\W])"
+    r"(?:(?<=[a-zß-ÿ]{2})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z(\d\"]|[^\x00-\u024f\s\W])"
     rf"|[{re.escape(OTHER_TERMINALS)}][ \t]*"
 )
 # initials in a script without capitals: two or more short words, each with a full stop ("ए. पी. जे.", "ಕೆ. ವಿ.")
@@ -127,7 +128,8 @@ _INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.[ \t]+){2
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
-_SYMBOLS = re.compile(rf"^[ \t]*[{EMOJI}\u200d]+[ \t]*|[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "🏏 Virat Kohli 🏏🔥"
+# emoji before a name, and from the first after it on ("🏏 Virat Kohli 🏏🔥", "манас 💯 кыргыздын улуу эпосу")
+_SYMBOLS = re.compile(rf"^[ \t]*[{EMOJI}\u200d]+[ \t]*|[ \t]*[{EMOJI}\u200d].*$")
 _OR = re.compile(r"[ \t>]or[ \t<]")
 _TWO_NAMES = re.compile(
     r"^(?:[a-z]{1,3}-)?[A-Z][\w.'-]*(?:[ \t][\w.'-]+){0,3}(?:[ \t]or[ \t]|[ \t]*/[ \t]*)"
@@ -177,44 +179,60 @@ _GLOSS = re.compile(
     r"(?:[ \t]+|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)"
 )
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
+# a label of one word before a reply's only answer, in any language: "TL;DR: Toussaint Louverture", "ⵜⴰⵔⵉⵔⵉⵜ: ⴷⵉⵀⵢⴰ"
+_LEAD_LABEL = re.compile(r"^[ \t]*[^\s:：]{1,20}[:：][ \t]+(?=\S)")
+_CLAUSE_BREAK = re.compile(r"[;؛]")  # a semicolon ends what is said of one variable
 _COMMA = re.compile(r", |،[ \t]*|，")  # ("Fès، not Marrakech", "郑和，明朝的")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
 # Everything str.isspace() accepts (all below U+3001), so one str.strip() call does the whole job.
-_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}→⇒—–!?" + OTHER_TERMINALS
+_STRIP = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "*_`\"'“”‘’<>;,:|{}→⇒—–!?؛،" + OTHER_TERMINALS
 
 
 @lru_cache(maxsize=64)
-def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, re.Pattern[str]], ...]:
+def _compile(variables: tuple[str, ...]) -> tuple[tuple[int, regex.Pattern[str]], ...]:
     """(strength, label pattern): 0 = "X is", 1 = plain or JSON key, 2 = bracketed."""
     names = "|".join(re.escape(v) for v in sorted(variables, key=len, reverse=True))
     var = rf"(?<!\w)(?P<v>{names})(?!\w)\**"
+    small = r"(?:\p{Ll}\p{M}*){1,6}"  # a small word: a copula of any language ("X yw", "X huwa", "Y to", "X bolsa")
     return (
         (
             0,
-            re.compile(
+            regex.compile(
                 rf"(?:{_LINE_START}|{_SEPARATED}|{_SENTENCE_START}){var}"
                 r"[ \t]+is(?:[ \t]+none[ \t]+other[ \t]+than)?(?!\w)[ \t:]*"
             ),
         ),
+        # the variable, a small word and a capital, at a clause's start ("Felly, X yw Llywelyn ap Gruffudd", "X
+        # huwa Jean de la Valette"), or a word of a script without capitals right after it ("X فردوسی است")
         (
-            1,
-            re.compile(
-                rf"(?:{_LINE_START}|{_SEPARATED}|(?<=\.)[ \t]+\**|{_AFTER_ANSWER}|{_ANSWER_FOR}){var}{_STRONG_SEP}"
+            0,
+            regex.compile(
+                rf"(?:{_LINE_START}|{_SEPARATED}|(?<=[.!?:：][ \t])|{_SENTENCE_START}){var}"
+                rf"[ \t]+(?:{small}[ \t]+(?=\p{{Lu}}|\p{{Lo}})|(?=\p{{Lo}}))"
             ),
         ),
-        (1, re.compile(rf"(?<=[ \t($])(?<!\w)(?P<v>(?i:{names}))(?!\w)\**[ \t]*=(?!=)[ \t]*")),  # "so y = Kurukshetra"
-        (1, re.compile(rf"{var}[ \t]+(?:refers[ \t]+to|is[ \t]+none[ \t]+other[ \t]+than|stands[ \t]+for)[ \t]+")),
-        (1, re.compile(rf"(?<![\w\"'])[\"'](?P<v>{names})[\"'][ \t]*:[ \t]*")),
+        (
+            1,
+            regex.compile(
+                rf"(?:{_LINE_START}|{_SEPARATED}|(?<=\.)[ \t]+\**|(?<=[:：])[ \t]*\**|{_AFTER_ANSWER}|{_ANSWER_FOR})"
+                rf"{var}(?:[ \t]+{small})?{_STRONG_SEP}"  # "X — Alisher Navoiy", "Xulosa: X — ...", "X bolsa — ..."
+            ),
+        ),
+        # "so y = Kurukshetra"
+        (1, regex.compile(rf"(?<=[ \t($])(?<!\w)(?P<v>(?i:{names}))(?!\w)\**[ \t]*=(?!=)[ \t]*")),
+        (1, regex.compile(rf"{var}[ \t]+(?:refers[ \t]+to|is[ \t]+none[ \t]+other[ \t]+than|stands[ \t]+for)[ \t]+")),
+        (1, regex.compile(rf"(?<![\w\"'])[\"'](?P<v>{names})[\"'][ \t]*:[ \t]*")),
         (
             2,
-            re.compile(
+            regex.compile(
                 rf"<{{1,3}}[ \t]*\**(?<!\w)(?P<v>(?i:{names}))(?!\w)(?:[ \t]+answer\b)?\**"
                 rf"(?:[ \t]*[:=\-–—][ \t]*|[ \t]+)"
             ),
         ),
-        (1, re.compile(rf"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?P<v>(?i:{names}))(?!\w)[ \t]*[:=][ \t]*")),
-        (1, re.compile(rf"(?<=[;,|])[ \t]*(?P<v>(?i:{names}))(?!\w)[ \t]*:[ \t]*")),  # "<<<x: A; y: B>>>"
-        (1, re.compile(rf"\((?P<v>{names})\)[ \t]*[:=][ \t]*")),  # "Answer for the variable asked (Y): Kalinga"
+        (1, regex.compile(rf"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?(?P<v>(?i:{names}))(?!\w)[ \t]*[:=][ \t]*")),
+        (1, regex.compile(rf"(?<=[;,|])[ \t]*(?P<v>(?i:{names}))(?!\w)[ \t]*:[ \t]*")),  # "<<<x: A; y: B>>>"
+        (1, regex.compile(rf"(?<=[ \t])(?P<v>{names})(?!\w)[ \t]*:[ \t]*")),  # "... vra na Y: Robbeneiland"
+        (1, regex.compile(rf"\((?P<v>{names})\)[ \t]*[:=][ \t]*")),  # "Answer for the variable asked (Y): Kalinga"
     )
 
 
@@ -282,6 +300,7 @@ def _clean(segment: str) -> str | None:
     of it ('"I Am the Walrus" by the Beatles') is the title."""
     closed = segment.find(">")
     segment = segment[:closed] if closed >= 0 else _first_sentence(_OPTION_NUMBER.sub("", segment, count=1))
+    segment = _CLAUSE_BREAK.split(segment, 1)[0]  # "X huwa Jean de la Valette; il-belt kapitali Y hija ..."
     if abstention_ends(segment) or _ALTERNATIVES.search(segment):
         return None
     if quoted := _QUOTED_TITLE.match(segment.strip()):
@@ -309,7 +328,7 @@ def _clean(segment: str) -> str | None:
         segment = bracketed[1].strip(_STRIP)
     if not _ALNUM.search(segment) or _PLACEHOLDER.fullmatch(segment) or _no_answer().fullmatch(segment):
         return None
-    return segment
+    return None if segment in _COPULAS else segment  # "... उत्तर गलत हो": the copula, no name
 
 
 @cache
@@ -345,13 +364,13 @@ def _answer_noun() -> regex.Pattern[str]:
         rf"(?:{start}(?:(?:[^\s.!?।。]+[ \t]+){{0,3}}?|[\u3040-\u30ff\u4e00-\u9fff、，,]{{0,8}}?){noun}"
         r"(?:[ \t]*\([^()\n]{1,20}\))?"  # "उत्तर (Answer):"
         r"(?:[ \t]*[:：—–፡፥፦=]|[ \t]+-(?=[ \t])|(?:[ \t]+[^\s:：.!?।。]{1,12}){1,3}[ \t]*[:：]"  # "Eyano ya solo:"
-        rf"|(?:{small}){{1,2}}?(?=[ \t]+(?:\p{{Lu}}|\p{{Lo}}|\d|\"))"
+        rf"|(?:{small}){{1,2}}?(?={_PAUSE}?[ \t]+(?:\p{{Lu}}|\p{{Lo}}|\d|\"))"
         r"|[ \t]+[\p{Latin}\p{Cyrillic}\p{Greek}]{1,4}(?=[ \t:：])[ \t]*[:：—–]?"
         r"|(?<=[\u4e00-\u9fff])[是为]|(?<=[\u3040-\u30ff\u4e00-\u9fff])は"
         r"|(?=[ \t]+\p{Lu}))"
         rf"|{start}{noun}(?=[ \t]+\p{{Lo}})"  # the noun opening its sentence: "ഉത്തരം വള്ളത്തോള്‍ ..."
         # further into its sentence before a colon: "Dat ass also och meng Äntwert: Robert Schuman."
-        rf"|{start}(?:[^\s.!?।。:：]+[ \t]+){{4,6}}?{noun}[ \t]*[:：])[ \t]*"
+        rf"|{start}(?:[^\s.!?।。:：]+[ \t]+){{4,6}}?{noun}[ \t]*[:：])[ \t]*{_PAUSE}?[ \t]*"
     )
 
 
@@ -372,10 +391,10 @@ def _line_answer(line: str, variable: str, alone: re.Pattern[str]) -> tuple[str,
     return None
 
 
-def _format_answer(text: str, variable: str, alone: re.Pattern[str]) -> tuple[int, str] | None:
-    """Rule 5: (strength, answer) of the last "answer is ..." statement, for the variable asked (`alone`: any
-    variable standing alone); the answer is "" where the line before it states another answer in the same words
-    ("Final answer: Daugava" / "Final answer: Gauja")."""
+def _format_answer(text: str, variable: str, alone: re.Pattern[str]) -> tuple[int, str, int] | None:
+    """Rule 5: (strength, answer, line index) of the last "answer is ..." statement, for the variable asked
+    (`alone`: any variable standing alone); the answer is "" where the line before it states another answer in the
+    same words ("Final answer: Daugava" / "Final answer: Gauja")."""
     lines = text.splitlines()
     for index in range(len(lines) - 1, -1, -1):
         if stated := _line_answer(lines[index], variable, alone):
@@ -385,9 +404,9 @@ def _format_answer(text: str, variable: str, alone: re.Pattern[str]) -> tuple[in
             before = next((line for line in reversed(lines[:index]) if line.strip()), "")
             other = _line_answer(before, variable, alone)
             if other and other[0] == lead and _words(other[1]) != _words(answer):
-                return _FORMAT, ""  # no answer, and none to look for elsewhere
+                return _FORMAT, "", index  # no answer, and none to look for elsewhere
             final = any(_FINAL.search(earlier) for earlier in lines[:index]) or _FINAL.search(lines[index])
-            return _FORMAT + (_FINAL_BONUS if final else 0), answer
+            return _FORMAT + (_FINAL_BONUS if final else 0), answer, index
     return None
 
 
@@ -404,7 +423,7 @@ def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:
     ):
         if turn := TAKEN_BACK.search(reply):  # "Chandrayaan-1... wait, no, that went to the Moon. Mangalyaan."
             reply = _SENTENCE_END.split(reply[turn.end() :])[-1]
-        return _clean(reply)
+        return _clean(_LEAD_LABEL.sub("", reply, count=1))
     return None
 
 
@@ -416,6 +435,17 @@ def _named_first(text: str, alone: re.Pattern[str]) -> str | None:
     if not name or len(name) > 60 or len(name.split()) > 6 or head.rstrip().endswith(":") or alone.search(name):
         return None
     return name if re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", rest.casefold()) else None
+
+
+def _opening_name(text: str, alone: re.Pattern[str]) -> str | None:
+    """A name of a few words that opens the reply as a sentence of its own ("Višegrad.", "манас 💯 ..."): its
+    longer words capitalised, where the reply writes capitals at all ("Imos por partes." is no name)."""
+    head = _first_sentence(text.strip().partition("\n")[0])
+    name = _clean(head) if head.rstrip()[-1:] in TERMINALS or _SYMBOLS.search(head) else None
+    if not name or len(name.split()) > 4 or alone.search(name):
+        return None
+    cased = text != text.lower()
+    return None if cased and any(len(word) > 3 and word.islower() for word in name.split()) else name
 
 
 def _first(pattern: re.Pattern[str], line: str) -> float:
@@ -501,7 +531,9 @@ def parse_variables(
     best: dict[str, tuple[int, str]] = {}
     named: dict[str, str] = {}  # answers labelled by the variable's own name (not the format's "<X answer>")
     final = False
-    for line in text.splitlines():
+    asked_words = _words(question) if isinstance(question, str) else ""  # (its entities are masked)
+    said_at: dict[str, int] = {}  # the line of each variable's answer
+    for at, line in enumerate(text.splitlines()):
         if not line or line.isspace():
             continue
         found = sorted(((m.start(), s, m) for s, p in patterns for m in p.finditer(line)), key=lambda f: f[0])
@@ -518,14 +550,14 @@ def parse_variables(
                 continue
             stop = labels[i + 1][1].start() if i + 1 < len(labels) else len(line)
             answer = _clean(line[match.end() : stop])
-            if strength == 0 and answer and alone.search(answer):
-                answer = None  # "X is the state whose capital is Y": a description, not a name
+            if strength == 0 and answer and (alone.search(answer) or _words(answer) in asked_words):
+                answer = None  # "X is the state whose capital is Y", "X ruled Delhi": a description, the question's
             final = final or final_at < match.end()
             bracketed = strength == 2
             strength += _FINAL_BONUS if final else _FORMAT if stated_at < match.end() or bracketed else 0
             variable = canonical[match["v"]] if match["v"] in canonical else canonical[match["v"].lower()]
             if answer and strength >= best.get(variable, (-1, ""))[0]:
-                best[variable] = (strength, answer)
+                best[variable], said_at[variable] = (strength, answer), at
                 if not bracketed:
                     named[variable] = answer.casefold()
         if not labels:
@@ -542,14 +574,16 @@ def parse_variables(
             stated = None
         if stated and not stated[1]:
             best.pop(target, None)  # two statements of the answer that contradict each other
-        elif stated and stated[0] >= best.get(target, (-1, ""))[0]:
-            best[target] = stated
+        elif stated and stated[0] >= best.get(target, (-1, ""))[0] and said_at.get(target, -1) <= stated[2]:
+            best[target] = stated[:2]  # (a statement of the variable's own after it is the later word: "Korekta: Y to")
         elif target not in best and len(ticked := _TICKED.findall(text)) == 1 and (named := _clean(ticked[0])):
             best[target] = (-1, named)  # the one option ticked: "❌ NO: Simón Bolívar" / "✅ SÍ: José de San Martín"
-        elif target not in best and len(set(bold)) == 1 and (named := _clean(bold[0])):
+        elif target not in best and len(set(bold)) == 1 and (named := _clean(_LEAD_LABEL.sub("", bold[0], count=1))):
             best[target] = (-1, named)  # the one name the reply sets in bold: "**Jaipur**\n\nThe old city ..."
         elif target not in best and (first := _named_first(text, alone)):
             best[target] = (-1, first)
+        elif target not in best and best and (first := _opening_name(reply, alone)):
+            best[target] = (-1, first)  # "Višegrad. X je Ivo Andrić, ...": the one asked first, the others labelled
         elif not best and (whole := _whole_reply(reply, wanted)):
             best[target] = (-1, whole)
         if target in best and (doubts := abstention_ends(text)):

@@ -45,7 +45,7 @@ _FILLER = set(
     str.split(
         "information info spans span tokens token content text list label labels category parts part phrases "
         "phrase pieces piece segments segment words the and or but of from source paragraph target given can be "
-        "that is are which only following in to a an these this "
+        "that is are which only following in to a an these this ok okay so well "
         "información informacion fragmentos fragmento segmentos segmento partes parte texto fuente párrafo de del la "
         "el los las que se puede pueden inferir a partir y o "
         "जानकारी सूचना योग्य से की का के जा सकने वाली वाले अंश स्रोत पाठ अनुच्छेद और या लगाने लगाया "
@@ -118,6 +118,10 @@ _GLOSS = re.compile(r"\s*(?:[(（\[][^()（）\[\]]*[)）\]]\s*[.。]?|\s[-–�
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
 _ASIDE_LINE = re.compile(r"[(（][^()（）]*[)）][.。]?")
 _LEAD_MARKS = re.compile(rf"^[{EMOJI}\s]+")
+_EMOJI_AROUND = re.compile(rf"^[{EMOJI}\u200d\s]+|[{EMOJI}\u200d\s]+$")  # "en un hospital público 👍" (on a span's
+# ends only: a span is searched on its first and last characters, which keeps the search linear)
+_ENDS = 40
+_OUTLINE_MARK = re.compile(r"^[A-Za-z][.)][ \t]+")  # an outline's sub-item: 'A. "2016 के"', "B) ..."
 _PARENTHESES = re.compile(r"[(（]([^()（）\n]+)[)）]")
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
@@ -191,13 +195,17 @@ def _heading(line: Line) -> tuple[str, str] | None:
 
 def _clean(span: str) -> str:
     """A span without quotes and markdown around it; a quote it closes stays ('She called it "a gift"')."""
+    if len(span) > 2 * _ENDS:
+        span = _EMOJI_AROUND.sub("", span[:_ENDS]) + span[_ENDS:-_ENDS] + _EMOJI_AROUND.sub("", span[-_ENDS:])
+    else:
+        span = _EMOJI_AROUND.sub("", span)
     cleaned = span.strip(_STRIP).strip()
     return cleaned + '"' if cleaned.count('"') % 2 and span.rstrip().endswith('"') else cleaned
 
 
 def _readings(text: str) -> Piece:
     """The readings of a list entry: as written; without a gloss or comment; its quoted spans; split at ";"."""
-    text = text.strip()
+    text = _OUTLINE_MARK.sub("", text.strip())
     out: list[tuple[str, ...]] = []
 
     def add(*spans: str) -> None:
@@ -313,7 +321,7 @@ def read_span_lists(reply: object) -> SpanReading:
     labelled: dict[str, list[Piece]] = {NEW: [], INF: []}  # entries labelled one by one, outside their section
     current: str | None = None
     entries: list[Piece] = []
-    saw_items = False
+    saw_items = one_line = False
 
     def close() -> None:
         if current in (NEW, INF):
@@ -332,7 +340,7 @@ def read_span_lists(reply: object) -> SpanReading:
     )
     lines = [_keyed(part) for line in reading.lines for part in _one_list_each(line)]
     quoted_items = 0  # items of the lists so far that are quoted spans
-    heads = [_heading(line) for line in lines]
+    heads = _partnered([_heading(line) for line in lines], lines)
     by_position = {} if any(heads) else _headings_by_position(lines)
     for i, line in enumerate(lines):
         if _CONTINUATION.match(line.text) or _NEXT_EXAMPLE.match(line.text):
@@ -347,6 +355,7 @@ def read_span_lists(reply: object) -> SpanReading:
             close()
             current, rest = head
             entries, saw_items = [], line.kind == "item" and bool(rest)  # "+ New: X": a list of labelled items
+            one_line = bool(rest)  # "inferable: la capital de España": its list on its line, prose may follow
             quoted_items += rest.lstrip(" \t*_").startswith('"')  # "Ny information: "..."": a span quoted
             if current in (NEW, INF) and (rest or line.values or len(lines) > 1):  # "new" alone names no span
                 found.readable = True
@@ -378,7 +387,7 @@ def read_span_lists(reply: object) -> SpanReading:
         if current in (NEW, INF):
             if line.kind == "text" and _ASIDE_LINE.fullmatch(line.text):
                 continue  # "(The source says nothing of the trains.)": a comment on the list, not an item of it
-            if line.kind == "text" and (saw_items or quoted_items >= 2 and '"' not in line.text):
+            if line.kind == "text" and (saw_items or one_line or quoted_items >= 2 and '"' not in line.text):
                 close()
                 current = None  # prose after a list, or unquoted where spans are quoted ("कोनो नहि।"), ends it
                 continue
@@ -404,6 +413,19 @@ def read_span_lists(reply: object) -> SpanReading:
         found.readable = True
     found.new, found.inf = (stated.get(label, []) + labelled[label] for label in (NEW, INF))
     return found
+
+
+def _partnered(heads: list[tuple[str, str] | None], lines: list[Line]) -> list[tuple[str, str] | None]:
+    """The headings, with the one list heading the reader knows given its partner in words it does not, in the
+    prompt's order: the line that heads a list right before a known inferable one is the new one ("Nou: ..." /
+    "Inferible: ..."), right after a known new one the inferable one."""
+    known = [head[0] for head in heads if head]
+    for label, partner, step in ((INF, NEW, -1), (NEW, INF, 1)):
+        if known.count(label) == 1 and partner not in known:
+            at = next(i for i, head in enumerate(heads) if head and head[0] == label) + step
+            if 0 <= at < len(lines) and not heads[at] and (head := _UNKNOWN_HEAD.match(lines[at].text)):
+                heads[at] = (partner, head["rest"])
+    return heads
 
 
 def _headings_by_position(lines: list[Line]) -> dict[int, tuple[str, str]]:

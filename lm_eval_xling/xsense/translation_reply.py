@@ -37,6 +37,9 @@ _SHORT_LABEL = re.compile(
     r"|[A-Za-z]{2,3}[ \t]*(?:→|->)[ \t]*[A-Za-z]{2,3})"
     r"(?:[ \t]*\([^()\n]{1,20}\))?"
 )  # "Hindi", "தமிழ்", "ZH", "EN → HA", "Target (FR)", "Bengali (বাংলা)"
+# what stands before a colon in any language, where the source has none: a label or a frame of a few words without a
+# sentence's end ("Polite (a stranger, a colleague)", "Written / formal", "En wolof, on dirait ", "2/3 In Maltese")
+_FRAME = re.compile(r"[^.!?。！？\n\"“”„«»「」]{1,40}")
 _ARROW = re.compile(r"[ \t]*(?:→|->|⇒|=>)[ \t]*")
 _LEAD_SYMBOLS = re.compile(rf"^[{EMOJI}→⇒>•·\s]+")  # "🇩🇪 ", "→ "
 _ONLY_TAG = re.compile(r"^</?[A-Za-z][\w-]*[^<>\n]{0,200}>$")
@@ -123,7 +126,8 @@ _RIGHT_TRANSLATION = (
 )
 _REVISING = (
     r"(?:(?i:correction|corrected|correct(?:ed)?[ \t]+(?:translation|version)|better|improved|revised|actually|wait"
-    rf"|oops|final|(?:or[ \t]+)?more[ \t]+\w+)|{_RIGHT_TRANSLATION})"
+    r"|oops|final|(?:or[ \t]+)?more[ \t]+\w+|closer|scratch[ \t]+that|on[ \t]+second[ \t]+thoughts?|update|edit)"
+    rf"|{_RIGHT_TRANSLATION})"
 )
 _REVISION = re.compile(rf"^{_REVISING}\b")
 # a revision stated inside a later line: "Wait, it says "bought", so the correct translation is: ..."
@@ -147,8 +151,10 @@ _TRANSLATION_LABEL = re.compile(_TRANSLATION_WORD)
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _TONE_MARKED = re.compile(r"[āēīōūǎěǐǒǔǖǘǚǜĀĒĪŌŪǍĚǏǑǓ]")
 _NOT_PINYIN = re.compile(r"[^\x00-\x7füÜāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜĀÁǍÀĒÉĚÈĪÍǏÌŌÓǑÒŪÚǓÙ\W\d_]")
-# a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）")
-_ROMANISED = re.compile(r"(?<=[^\x00-\u024f\s])([?!.。？！]?)[ \t]*[(（][\x00-\u024f\u1e00-\u1eff\s'’]{5,}[)）]")
+# a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）", "... — (meharbānī)")
+_ROMANISED = re.compile(
+    r"(?<=[^\x00-\u024f\s])([?!.。？！]?)[ \t]*(?:[—–][ \t]*)?[(（][\x00-\u024f\u1e00-\u1eff\s'’]{5,}[)）]"
+)
 # a statement that names the translation inside a sentence, at its end: 'The translation ... is "..."', 'In
 # Spanish, this is **...**', 'En español: «...»'
 _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\b)[ \t]*$")
@@ -156,8 +162,13 @@ _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\
 _QUOTED_SPEECH = re.compile(r"[\"“”„«»「」『』]")
 _TICKED = re.compile(r"^[ \t]*(?:[✅✔☑]|\[[xX]\])")  # a choice marked: "✅ It reint hjoed wer."
 _TICK = "✅"  # the label of a line ticked as the choice
+_TICK_AFTER = re.compile(r"[ \t]*[✅✔☑]")  # a tick after the text: "Kedu aha gị? ✔️ thats the one u want"
+_LETTERED = re.compile(r"^[ \t]*\(?([a-hA-H])\)[ \t]+(?=\S)")  # "(b) Tinotenda ...": an option's letter
+_LEGEND = re.compile(r"^[ \t]*[✅✔☑❌✗✘]\ufe0f?[ \t]*[=:]")  # "✔️ = my recommendation": what a mark means
 _CROSSED = re.compile(r"^[ \t]*(?:[❌✗✘☒]|~~)")  # an option rejected
-_TRAILING_EMOJI = re.compile(rf"[ \t]*[{EMOJI}\u200d]+[ \t]*$")  # "学生们正在认真听老师讲课。 ✅"
+# "学生们正在认真听老师讲课。 ✅", '"Ixrob ħafna ilma." ☀️💧 #Malti #Translation'
+_TRAILING_EMOJI = re.compile(rf"(?:[ \t]*(?:[{EMOJI}\u200d]|#[^\W\d_][\w-]*))+[ \t]*$")
+_TAIL = 300  # characters of a translation's end searched for emoji and hashtags
 _OPTION_NOTE = re.compile(r"[ \t][—–-][ \t]|[ \t][(（]")
 _FINAL = re.compile(r"(?i)\bfinal\b|最终|endgültig")
 _LABELLED_QUOTE = re.compile(r"[:：][ \t]*[\"“„«「『]")
@@ -170,10 +181,10 @@ _AFTER_QUOTE = re.compile(  # what may follow a quote that ends a sentence: a co
 # translate", "I'm sorry, but I don't have enough knowledge of Hausa to provide a reliable translation")
 _META = re.compile(r"(?i)\btranslat\w*\b")
 _PERSON = re.compile(r"(?i)\b(?:I|I'm|I'd|you|you'd|me|my)\b")
-_REVISED = re.compile(rf"\b{_REVISING}\b[^:：\n]{{0,100}}[:：][ \t]*")
+_REVISED = re.compile(rf"\b{_REVISING}\b[^:：\n]{{0,200}}[:：][ \t]*")
 # an alternative's label ("Option 2:", "Formal (Sie):", "Casual:", "Literal:"), and a stated choice between them
 _OPTION = re.compile(
-    r"(?i)^#|^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b)"
+    r"(?i)^#|^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b|[c-h]$)"
     r"|^(?:formal|informal|casual|polite|literal|natural|idiomatic|neutral|colloquial|standard)\b"
 )
 _CHOICE = re.compile(
@@ -199,6 +210,8 @@ _NOTE = re.compile(
     r"|(?<=[.!?。！？\"”»」])\s*(?:note|n\.b\.|literally|i used|i translated|i chose|i kept|this translation|"
     r"the word|alternatively|注|注意|说明|nota|hinweis|anmerkung)\b.*)\s*$"
 )
+# a remark in brackets after the translation's end, where the source has none: "Maaloo taa'aa. (polite / plural; ...)"
+_REMARK = re.compile(r"(?<=[.!?。！？।])[ \t]*\([^()\n]*\)[ \t]*$")
 # a sentence's end: ".", "!", "?" before a space; every other script's terminal anywhere ("。", "！", "।", "።")
 _SENTENCE_END = re.compile(rf"(?:[.!?]+[\"'”’»」』)]*(?=\s|$)|[{re.escape(OTHER_TERMINALS)}]+[\"'”’»」』)]*)")
 _QUOTES = {
@@ -269,7 +282,12 @@ def _label(text: str, short: bool = False) -> tuple[str, str] | None:
         return None
     label = _COURTESY_LEAD.sub("", text[: colon.start()])
     named = _TRANSLATION_LABEL.search(label) and len(label.split()) <= 4 and not _SENTENCE_END.search(label)
-    if _LABEL_WORDS.fullmatch(label) or named or short and _SHORT_LABEL.fullmatch(label):
+    if (
+        _LABEL_WORDS.fullmatch(label)
+        or named
+        or short
+        and (_SHORT_LABEL.fullmatch(label) or _FRAME.fullmatch(label) and not _META.search(label))
+    ):
         return text[: colon.start()], text[colon.end() :].strip()
     return None
 
@@ -295,6 +313,8 @@ def _row(line: Line, source: str | None) -> str | None:
         # the source's row: its other cell a translation only if written as a sentence, as the source is, and
         # not its label ("| Français | Combien coûte le riz ? |")
         kept = [c for c in own if _SENTENCE_END.search(c) or not _SENTENCE_STOP.search(source.strip())]
+    if source and _SENTENCE_STOP.search(source.strip()):  # a sentence's translation is the cell written as one
+        kept = [c for c in kept if _SENTENCE_STOP.search(c)] or kept
     return kept[-1] if kept else None
 
 
@@ -309,25 +329,36 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
     original left out."""
     out, short = [], not (source and (_COLON.search(source, 0, _LABEL_MAX + 1) or _QUOTED_SPEECH.search(source)))
     announced = ""  # a label on a line of its own ("Final translation:"): the next line's
+    section = ""  # another label on a line of its own ("Breakdown:"): the list items after it are its, no options
     # romanisation is read as an aside only beside CJK, in the reply or its source (Māori's macrons are no pinyin)
     cjk = bool(source and _CJK.search(source)) or any(_CJK.search(line.text) for line in lines)
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
         if line.kind == "row":
             if (cell := _row(line, source)) is not None:
-                out.append(("", cell))
+                out.append((_TICK if _TICK_AFTER.search(line.text) else "", cell))
+            continue
+        if _LEGEND.match(line.text):
             continue
         text, label = _LEAD_SYMBOLS.sub("", line.text), ""
         if not text or _ONLY_TAG.match(text) or _CROSSED.match(line.text) or not _LETTER.search(text):
             continue  # "<result>", "❌ It regent hjoed wer.", "00:01:02,300 --> 00:01:05,100"
+        if lettered := _LETTERED.match(text):
+            label, text = lettered[1].lower(), text[lettered.end() :]
         if _TICKED.match(line.text):
             label = _TICK  # the choice marked; a label the line has follows it
+        elif (tick := _TICK_AFTER.search(text)) and _LETTER.search(text, 0, tick.start()):
+            label, text = _TICK, text[: tick.start()]  # the choice marked after it; what follows is said of it
         if line.kind == "heading" and more and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40):
             continue  # "### Translation", "## Hausa Translation"
         if _ASIDE.match(text) or cjk and len(_TONE_MARKED.findall(text)) >= 2 and not _NOT_PINYIN.search(text) and more:
             continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ...", "Běijīng jīntiān ..."
-        if source and (arrow := _ARROW.search(text)) and same_text(text[: arrow.start()], source):
-            text = text[arrow.end() :]  # "假设： → Hypothesis:": the source, then its translation
+        if (
+            source
+            and (arrow := _ARROW.search(text))
+            and (same_text(text[: arrow.start()], source) or short and _FRAME.fullmatch(text[: arrow.start()]))
+        ):
+            text = text[arrow.end() :]  # "假设： → Hypothesis:": the source, then its translation; "All together → ..."
         if labelled := _label(text, short) or _label_inside(text):
             label, text = (f"{label} {labelled[0]}".strip(), labelled[1])
             if (again := _label(text)) and again[1]:  # "Translation: Translation: ..."
@@ -335,6 +366,8 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             text = _LEAD_SYMBOLS.sub("", text)
             if not text and _TRANSLATION_LABEL.search(label):
                 announced = label
+            elif not text and not _META.search(label):  # ("Possible translations:" lists alternatives)
+                section = label
             if _ORIGINAL.match(label) or not text or len(label) > 2 and _negated_label().match(label):
                 continue  # "Source: ...", "Not this: ..." (not "NO:", Norwegian's code)
         elif more and (_announces(text, source) or _COURTESY.match(text)):
@@ -343,8 +376,10 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             continue
         if source and more and _within(_unquote(text), source):
             continue  # the original repeated before its translation, or one of its sentences
-        if not label and line.kind == "item":
-            label = f"#{sum(1 for lab, _ in out if lab.startswith('#')) + 1}"  # a numbered alternative, maybe
+        if line.kind != "item":
+            section = ""
+        elif not label and not announced:
+            label = section or f"#{sum(1 for lab, _ in out if lab.startswith('#')) + 1}"  # an alternative, maybe
         out.append((label or announced, _named(line, text, source)))
         announced = ""
     return out
@@ -527,6 +562,16 @@ def _written_in(text: str, wanted: frozenset[str]) -> bool:
     return not letters or 2 * sum(script(c) in wanted for c in letters) >= len(letters)
 
 
+def _kept(lines: tuple[Line, ...], source: str | None, target: str | None) -> list[tuple[str, str]]:
+    """The candidates of `lines` written in the target's scripts and, where there are several, its language."""
+    candidates = _candidates(lines, source)
+    if candidates and (wanted := scripts(target)):
+        candidates = [candidate for candidate in candidates if _written_in(_ROMANISED.sub("", candidate[1]), wanted)]
+    if len(candidates) > 1 and target:
+        candidates = _in_target(candidates, source, target)
+    return candidates
+
+
 def clean_translation(reply: object, source: str | None = None, target: str | None = None) -> str:
     """The translation in a reply (see the module docstring); `source` is the text that was sent, whose
     sentence count tells how many lines a translation spans, and which a reply's echo of it is not; `target`, the
@@ -540,19 +585,18 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
         return ""
     if source and "\n" in source.strip() and (block := _block(reply, source)):
         return block
-    candidates = _candidates(reading.lines, source)
-    if candidates and (wanted := scripts(target)):
-        candidates = [candidate for candidate in candidates if _written_in(candidate[1], wanted)]
-    if len(candidates) > 1 and target:
-        candidates = _in_target(candidates, source, target)
+    candidates = _kept(reading.lines, source, target)
+    if any(line.quoted for line in reading.lines):  # another's words quoted, then the reply's own translation
+        candidates = _kept(tuple(line for line in reading.lines if not line.quoted), source, target) or candidates
     if not candidates:
         return ""
     boxed = [i for i, (_, text) in enumerate(candidates) if "boxed" in text and _BOXED.search(text)]
     at = boxed[-1] if boxed else _chosen(candidates, reading.lines, _sentences(source) if source else 1)
     if at < 0:
         return ""  # (a boxed line is the final answer by the math convention, whatever the steps before it offered)
-    if at == 0 and (revisions := [line.text for line in reading.lines if _revises(line.text)]):
-        at = _after(candidates, reading.text, reading.text.rfind(revisions[-1]) + len(revisions[-1]))
+    for revision in reversed([line.text for line in reading.lines if _revises(line.text)] if at == 0 else []):
+        if at := _after(candidates, reading.text, reading.text.rfind(revision) + len(revision)):
+            break  # the last revision that a translation follows ("EDIT 2: thanks for the award" gives none)
     retracted = [line.text[lead.end() :] for line in reading.lines if (lead := _RETRACTED.search(line.text))]
     if retracted and retracted[-1].strip():  # the last revision inside a line: "So my final translation is: "...""
         last = retracted[-1]
@@ -573,7 +617,10 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     text = " ".join(p.strip() for p in parts).strip()
     if revised := list(_REVISED.finditer(text)):  # "A. Actually, more precisely: B."
         text = text[revised[-1].end() :]
-    text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", _TRAILING_EMOJI.sub("", text))).strip())
+    if source and "(" not in source:
+        text = _REMARK.sub("", text)
+    text = text[:-_TAIL] + _TRAILING_EMOJI.sub("", text[-_TAIL:])  # (its end only: the search stays linear)
+    text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", text)).strip())
     # talk about translating, also in what stands before a colon: "Before I translate: do you want ...?"
     said = text if _LABEL_WORDS.fullmatch(label) else f"{label} {text}"
     talk = _META.search(said) and _PERSON.search(said) and not _META.search(source or "")
