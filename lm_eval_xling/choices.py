@@ -37,7 +37,7 @@ from functools import lru_cache, partial
 from itertools import accumulate
 
 from lm_eval_xling import choice_words
-from lm_eval_xling.replies import Reading, abstention_ends, read_reply
+from lm_eval_xling.replies import CROSSES, TICKS, Reading, abstention_ends, read_reply
 
 # Option i named by its letter or position becomes the private-use character chr(_BASE + i), named by its own text
 # chr(_TEXT + i): a line that only quotes an option's text is no verdict, unless it is the whole reply.
@@ -69,13 +69,13 @@ _NEGATORS = (
 _NOT_NEGATED = (
     "".join(rf"(?<!(?i:\b{re.escape(w)}) )(?<!(?i:\b{re.escape(w)}))" for w in _NEGATORS)
     + "(?<!不是)(?<!而非)"
-    + "".join(f"(?<!{mark})(?<!{mark} )" for mark in "❌✗✖×")
+    + "".join(f"(?<!{mark})(?<!{mark} )" for mark in CROSSES)
 )
 _NEGATED_AFTER = (
     r"[ \t]*[)\]\"']?[ \t]*(?:(?:is|are|was|seems|does|do|did|would\s+be|appears\s+to\s+be|remains|ni|sio|ist)\s+)?"
     r"(?:not\b|never\b|n't\b|isn't\b|doesn't\b|wasn't\b|cannot\b|can't\b|incorrect|wrong|unlikely|less\b|false\b"
     r"|implausible|illogical|inconsistent|irrelevant|unrelated|fails|disrupts|breaks|lacks|haifai|si\b|sio\b"
-    r"|siyo\b|ba\b|falsch|nicht\b|不|错|✗|❌|×)"
+    rf"|siyo\b|ba\b|falsch|nicht\b|不|错|[{CROSSES}])"
 )
 # Cues after which a mention is the answer; weak ones need the mention to end its phrase. A bare noun ("option")
 # names a mention and is no cue: "answer" and its kin cue with a verb or a colon, or after "final", "correct", "my".
@@ -102,7 +102,7 @@ _STRONG_CUES = (
     r"|opt\s+for|vote\s+for|settle\s+on|answer|stick\s+with|stay\s+with|change\s+(?:my\s+answer\s+)?to|switch\s+to)\b",
     r"\bit(?:'s|\s+is|\s+must\s+be|\s+should\s+be|\s+has\s+to\s+be)\s+(?:clearly\s+|definitely\s+)?(?=\W*" + _M + ")",
     r"\\boxed\{(?:\\text(?:bf)?\{)?",
-    r"(?:✓|✔|✅|☑)\ufe0f?(?![ \t]*$)",  # "✅ A" (not a mark ending a table's row: the next row is not its option)
+    rf"[{TICKS}]\ufe0f?(?![ \t]*$)",  # "✅ A" (not a mark ending a table's row: the next row is not its option)
     r"\bjibu\b(?:\s+\w+){0,3}?\s*(?:\bni\b|:)",
     r"\b(?:nachagua|nimechagua|ninachagua|chaguo\s+langu\s+ni)\b",
     r"\bamsa\w*(?:\s+\w+){0,3}?\s*(?:\bita\s+ce\b|\bshi\s+ne\b|\bce\b|\bne\b|:)",
@@ -141,7 +141,7 @@ _PREDICATES = (
     r"(?:(?:clearly|definitely|also|therefore|thus|still|indeed|certainly|obviously)\s+)?" + _QUALITY,
     r"\s*[)\]\"']?\s*(?:(?:clearly|definitely|also|therefore|thus|still|indeed|certainly|obviously|better|best)\s+)?"
     + _VERDICT_VERBS,
-    r"\s*[)\]\"']?\s*(?:[:=\-–—|]\s*)?(?:✓|✔|✅|☑)",
+    rf"\s*[)\]\"']?\s*(?:[:=\-–—|]\s*)?[{TICKS}]",
     r"\s*[)\]\"']?\s*[:=\-–—]\s*(?:correct|right|yes)\b\s*(?:[.!,;(]|$)",
     r"\s*[)\]\"']?\s+(?:does|do|it\s+is|is\s+it|wins)\s*(?:[.!,;]|$)",  # "B does.", "Option B it is."
     r"\s*(?:ndiyo|ndio|ni\s+(?:sahihi|bora|jibu|sentensi))\b",
@@ -539,7 +539,8 @@ def _mark_short_texts(text: str, texts: Sequence[str]) -> str:
         text = re.sub(
             rf"(?P<before>{letter}[ \t]*(?:[)\].:：,՝–—]|[ \t]-)?[ \t]*[(\[]?){word}"
             rf"|{word}(?=[ \t]?[(\[]{letter}[)\]])|(?<=\\boxed\{{){word}(?=\}})"
-            rf"|{ending}|\A{word}(?=[ \t]*(?:[.:✓✔✅☑]|[–—][ \t]|[^\W\d_]))|(?<=\n){word}(?=[ \t]*[:：✓✔✅☑✗✘❌])",
+            rf"|{ending}|\A{word}(?=[ \t]*(?:[.:{TICKS}]|[–—][ \t]|[^\W\d_]))"
+            rf"|(?<=\n){word}(?=[ \t]*[:：{TICKS}{CROSSES}])",
             partial(_before_and, mark),
             text,
         )
@@ -1035,7 +1036,7 @@ def _cited(patterns: _Patterns, text: str, at: int, line_start: int) -> bool:
 
 _ROW_LABEL = re.compile(rf"[ \t*]*({_L})[ \t*.)]*(?:\||\Z)")
 _ITEM_LABEL = re.compile(rf"[ \t*(]*({_M})")
-_CHECK = re.compile(r"[✓✔✅☑]")
+_CHECK = re.compile(f"[{TICKS}]")
 
 
 def _checked_row(lines: list[str], kinds: list[str], starts: list[int]) -> list[tuple[int, frozenset]]:

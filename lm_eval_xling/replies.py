@@ -77,6 +77,10 @@ _INLINE_TAG = re.compile(r"</?(?i:sub|sup|b|i|em|strong|u|small|mark|span|code)>
 _DIGIT = re.compile(r"(?![0-9])\d|[\u1369-\u1371]")  # a decimal digit of any script but ASCII; Ge'ez 1-9
 # the emoji blocks and the variation selector, as a character-class body: "🏏", "🇩🇪", "⭐️"
 EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
+# the marks that tick an option or a line as chosen, and those that cross one out (character-class bodies)
+TICKS, CROSSES = "✓✔✅☑", "✗✘✖❌×☒"
+# kana, CJK ideographs and Hangul (a character-class body): scripts written without spaces between words
+CJK = "\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af"
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _DIFF_FENCE = re.compile(r"(?im)^[ \t]*(?:```|~~~)[ \t]*(?:diff|patch)[ \t]*$")

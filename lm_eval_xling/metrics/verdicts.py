@@ -20,7 +20,7 @@ from collections import deque
 from pathlib import Path
 
 from lm_eval_xling.choice_words import alternation, every, negators, read_yaml
-from lm_eval_xling.replies import TAKEN_BACK, TERMINALS, Line, ascii_digits, read_reply
+from lm_eval_xling.replies import CROSSES, TAKEN_BACK, TERMINALS, TICKS, Line, ascii_digits, read_reply
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
 _WORD_NUMBERS = {
@@ -98,7 +98,8 @@ _BOOLEAN_FIELD = re.compile(
 _GOLD_PHRASE = re.compile(rf"(?i)(?<![^\W\d_])(?:{every('answer')})$")  # a verdict phrase ending in "answer"
 _COPULA = re.compile(r"(?i)[ \t]*(?:[:=]|(?:is|was|est|était|es|era|ist|war|é|è|ni|to|это|—)(?![^\W\d_]))")
 _ASKED = re.compile(rf"(?i)(?P<q>{_NEGATIVE}|{_POSITIVE})\?[ \t\n]*(?P<a>yes|no)\b")  # "Is it correct? No."
-_POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[✓✔✅☑👍]|[✗✘❌×👎]")
+_YES_MARKS, _NO_MARKS = TICKS + "👍", CROSSES + "👎"  # a check mark or a thumb as a verdict
+_POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[{_YES_MARKS}]|[{_NO_MARKS}]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
     r"(?i)\b(?:can(?:no|')t|unable\s+to|not\s+(?:able|possible)\s+to|impossible\s+to)\s+(?:\w+\s+)?"
@@ -134,7 +135,7 @@ _STATEMENT = re.compile(
     # the noun "answer" of any language and a small word: "Vastaus on oikein.", "Jibu ni sahihi."
     r"|(?i:" + every("answer") + r")[ \t]+(?:[^\W\d_]{1,4}[ \t]+)?)?"
     # a verdict alone in its sentence (a short copula may follow it), or before a dash or comma
-    r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[✓✔✅☑✗✘❌👍👎])"
+    r"(?P<v>(?:not[ \t]+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r")|[" + _YES_MARKS + _NO_MARKS + "])"
     r"(?:[ \t]?[^\s.!?।。！？]{1,4})?(?:[ \t.!।。！？]*+$|[.!।。！？]+(?=\s)|[。！？]+|[ \t]*[—–,،，][ \t]*)"
     r"|\b(?:judge?ment|verdict|decision|evaluation|assessment)\b\s*(?:is)?\s*[:\-–=]?\s*"
     r"(?P<w>(?:not\s+)?(?:" + _NEGATIVE + "|" + _POSITIVE + r"))\b"
@@ -157,7 +158,7 @@ def _polarity(word: str) -> float:
         return 0.0
     negated = word.lower().startswith("not ")
     word = word.lower().removeprefix("not").strip()
-    positive = word in "✓✔✅☑👍" or re.fullmatch(_POSITIVE, word) is not None
+    positive = word in _YES_MARKS or re.fullmatch(_POSITIVE, word) is not None
     return float(positive != negated)
 
 

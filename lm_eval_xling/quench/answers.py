@@ -46,7 +46,16 @@ from functools import cache, lru_cache
 import regex
 
 from lm_eval_xling.choice_words import alternation, every, negators, pattern
-from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, TAKEN_BACK, TERMINALS, abstention_ends, read_reply
+from lm_eval_xling.replies import (
+    CJK,
+    EMOJI,
+    OTHER_TERMINALS,
+    TAKEN_BACK,
+    TERMINALS,
+    TICKS,
+    abstention_ends,
+    read_reply,
+)
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
 _SEPARATED = r"(?<=[;,|،؛])[ \t]*\**|(?<=[ \t])(?:and|so)[ \t]+\**|^[ \t]*(?i:so|thus|hence|therefore),?[ \t]+\**"
@@ -82,7 +91,9 @@ _FINAL = re.compile(r"(?i)\bfinal\s+answers?\b")
 # question's own closing "Identify Y.")
 _NEXT_PROMPT = re.compile(r"(?im)^(?:(?:question|instruction|input|q)[ \t]*:|identify[ \t]+\w{1,3}[ \t]*\.)")
 # a line ticked as the choice, and what it says after a label of up to three words
-_TICKED = re.compile(r"(?m)^[ \t]*(?:[✅✔☑]|\[[xX]\])[ \t]*(?:[^\s:：]{1,20}(?:[ \t][^\s:：]{1,20}){0,2}[:：])?(.*)$")
+_TICKED = re.compile(
+    rf"(?m)^[ \t]*(?:[{TICKS}]|\[[xX]\])[ \t]*(?:[^\s:：]{{1,20}}(?:[ \t][^\s:：]{{1,20}}){{0,2}}[:：])?(.*)$"
+)
 _KEYED = re.compile(r"(?i)\banswer_(?=[^\W\d_]{1,3}\b)")
 # "<<<X:" with its answer on the next line: joined into one line before reading
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
@@ -175,9 +186,7 @@ _UNKNOWN = (
 )
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
 # (no space before it after a word of a script without spaces: "郑和(Zheng He)")
-_GLOSS = re.compile(
-    r"(?:[ \t]+|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)"
-)
+_GLOSS = re.compile(rf"(?:[ \t]+|(?<=[{CJK}]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)")
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 # a label of one word before a reply's only answer, in any language: "TL;DR: Toussaint Louverture", "ⵜⴰⵔⵉⵔⵉⵜ: ⴷⵉⵀⵢⴰ"
 _LEAD_LABEL = re.compile(r"^[ \t]*[^\s:：]{1,20}[:：][ \t]+(?=\S)")

@@ -20,7 +20,17 @@ import unicodedata
 from functools import cache
 
 from lm_eval_xling.choice_words import alternation, every, negators, script, scripts
-from lm_eval_xling.replies import EMOJI, OTHER_TERMINALS, PARAGRAPH, Line, after_reasoning, read_reply
+from lm_eval_xling.replies import (
+    CJK,
+    CROSSES,
+    EMOJI,
+    OTHER_TERMINALS,
+    PARAGRAPH,
+    TICKS,
+    Line,
+    after_reasoning,
+    read_reply,
+)
 
 # words a label is made of: "German translation", "Translation (formal)", "Option 1", "Original (English)", "译文"
 _LABEL_WORDS = re.compile(
@@ -148,7 +158,7 @@ _ASIDE = re.compile(
 _TRANSLATION_LABEL = re.compile(_TRANSLATION_WORD)
 # vowels with a macron or caron: pinyin, romaji, IAST ("Běijīng", "Tōkyō"); a line that also has a letter those
 # never write ("Přečtěte": "ř", "č") is Czech, Latvian, ... and no romanisation
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+_CJK = re.compile(f"[{CJK}]")
 _TONE_MARKED = re.compile(r"[āēīōūǎěǐǒǔǖǘǚǜĀĒĪŌŪǍĚǏǑǓ]")
 _NOT_PINYIN = re.compile(r"[^\x00-\x7füÜāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜĀÁǍÀĒÉĚÈĪÍǏÌŌÓǑÒŪÚǓÙ\W\d_]")
 # a Latin-script aside in brackets after text in another script: romanisation ("你好（Nǐ hǎo）", "... — (meharbānī)")
@@ -160,12 +170,12 @@ _ROMANISED = re.compile(
 _NAMED = re.compile(r"(?i)(?:[:：]|\b(?:is|be|means|reads|as|es|ist|est|é|è)\b)[ \t]*$")
 # a source that quotes: its translation quotes too ("Sie sagte: „...“"), its lead and quotes are no label nor wrapping
 _QUOTED_SPEECH = re.compile(r"[\"“”„«»「」『』]")
-_TICKED = re.compile(r"^[ \t]*(?:[✅✔☑]|\[[xX]\])")  # a choice marked: "✅ It reint hjoed wer."
+_TICKED = re.compile(rf"^[ \t]*(?:[{TICKS}]|\[[xX]\])")  # a choice marked: "✅ It reint hjoed wer."
 _TICK = "✅"  # the label of a line ticked as the choice
-_TICK_AFTER = re.compile(r"[ \t]*[✅✔☑]")  # a tick after the text: "Kedu aha gị? ✔️ thats the one u want"
+_TICK_AFTER = re.compile(f"[ \t]*[{TICKS}]")  # a tick after the text: "Kedu aha gị? ✔️ thats the one u want"
 _LETTERED = re.compile(r"^[ \t]*\(?([a-hA-H])\)[ \t]+(?=\S)")  # "(b) Tinotenda ...": an option's letter
-_LEGEND = re.compile(r"^[ \t]*[✅✔☑❌✗✘]\ufe0f?[ \t]*[=:]")  # "✔️ = my recommendation": what a mark means
-_CROSSED = re.compile(r"^[ \t]*(?:[❌✗✘☒]|~~)")  # an option rejected
+_LEGEND = re.compile(f"^[ \t]*[{TICKS}{CROSSES}]\ufe0f?[ \t]*[=:]")  # "✔️ = my recommendation": what a mark means
+_CROSSED = re.compile(f"^[ \t]*(?:[{CROSSES}]|~~)")  # an option rejected
 # "学生们正在认真听老师讲课。 ✅", '"Ixrob ħafna ilma." ☀️💧 #Malti #Translation'
 _TRAILING_EMOJI = re.compile(rf"(?:[ \t]*(?:[{EMOJI}\u200d]|#[^\W\d_][\w-]*))+[ \t]*$")
 _TAIL = 300  # characters of a translation's end searched for emoji and hashtags
@@ -273,10 +283,11 @@ def _unquote(text: str) -> str:
     return text
 
 
-def _label(text: str, short: bool = False) -> tuple[str, str] | None:
+def _label(text: str, short: bool = False, frames: bool = False) -> tuple[str, str] | None:
     """(label, the rest) where `text` opens with a label and a colon ("German: ...", "Option 1 (formal): ...",
     "Sure! Here's the translation: ..."); `short`: also any label of one to three words ("Hindi:", "ZH:",
-    "Target (FR):", "Перевод:"), for a source that has no colon of its own."""
+    "Target (FR):", "Перевод:"), for a source that has no colon of its own; `frames`: also any frame (`_FRAME`), for
+    a source known to have none."""
     colon = _COLON.search(text, 0, _LABEL_MAX + 1)
     if not colon:
         return None
@@ -286,7 +297,10 @@ def _label(text: str, short: bool = False) -> tuple[str, str] | None:
         _LABEL_WORDS.fullmatch(label)
         or named
         or short
-        and (_SHORT_LABEL.fullmatch(label) or _FRAME.fullmatch(label) and not _META.search(label))
+        and _SHORT_LABEL.fullmatch(label)
+        or frames
+        and _FRAME.fullmatch(label)
+        and not _META.search(label)
     ):
         return text[: colon.start()], text[colon.end() :].strip()
     return None
@@ -359,7 +373,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             and (same_text(text[: arrow.start()], source) or short and _FRAME.fullmatch(text[: arrow.start()]))
         ):
             text = text[arrow.end() :]  # "假设： → Hypothesis:": the source, then its translation; "All together → ..."
-        if labelled := _label(text, short) or _label_inside(text):
+        if labelled := _label(text, short, frames=short and source is not None) or _label_inside(text):
             label, text = (f"{label} {labelled[0]}".strip(), labelled[1])
             if (again := _label(text)) and again[1]:  # "Translation: Translation: ..."
                 text = again[1]
