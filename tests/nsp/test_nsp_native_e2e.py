@@ -19,7 +19,7 @@ def test_native_cot_run_is_rescored_identically(tmp_path, local_data):
     out = tmp_path / "out"
     run_cli(
         "lm_eval", "--model", "hf", "--model_args", f"pretrained={model_dir()}",
-        "--tasks", "nsp_hausa_cot_native", "--limit", "4", "--batch_size", "4", "--apply_chat_template",
+        "--tasks", "nsp_hausa_cot_native", "--limit", "2", "--batch_size", "2", "--apply_chat_template",
         "--gen_kwargs", "max_gen_toks=96", "--log_samples", "--output_path", str(out),
     )  # fmt: skip
     results = json.loads(next(out.rglob("results_*.json")).read_text())

@@ -66,7 +66,7 @@ def test_quench_judged_end_to_end_then_served_from_cache(tmp_path, server, tiny_
         def run(out):
             return run_cli(
                 "lm_eval", "--model", "hf", "--model_args", f"pretrained={model_dir()}",
-                "--tasks", "quench_indic,quench_rationale_gold", "--limit", "3", "--batch_size", "4",
+                "--tasks", "quench_indic,quench_rationale_gold", "--limit", "2", "--batch_size", "4",
                 "--apply_chat_template", "--gen_kwargs", "max_gen_toks=48", "--log_samples",
                 "--output_path", str(out), "--metadata", json.dumps(meta),
                 "--use_cache", str(tmp_path / "model_cache"),  # the re-run's replies come from lm-eval's cache
