@@ -49,6 +49,7 @@ CASES = (  # (reader, the piece repeated, call)
     ("clean_translation", "Le chat. 💧💧 #a #b x ", lambda text: clean_translation(text, "A cat.", "fr")),
     ("parse_binary", "-----===+++ ", parse_binary),
     ("clean_translation", "II. Traduction\n   Le chat.\n", lambda text: clean_translation(text, "A cat.", "fr")),
+    ("clean_translation", "UPDATE: fixed:\nLe chat.\n", lambda text: clean_translation(text, "A cat.", "fr")),
     ("clean_translation", "Here it is:\nDie Katze saß.\n", lambda text: clean_translation(text, "The cat sat.", "de")),
 )
 SMALL, LARGE = 10_000, 1_000_000

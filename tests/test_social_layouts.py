@@ -59,6 +59,7 @@ def test_outline_sections_and_ascii_rules_are_layout() -> None:
     [
         ("Let me see. X ni Wole Soyinka; Z ni Abeokuta.", "X", "Wole Soyinka"),  # a copula of any language
         ("Na ndụmọdụ: X bụ Chinua Achebe", "X", "Chinua Achebe"),
+        ("Felly, X yw Ho.", "X", "Ho"),  # a name inside one of the question's words ("who") is no repetition
         ("I. Context: a novel of 1958\nII. Natija: X — Chinua Achebe.", "X", "Chinua Achebe"),  # after a colon
         ("X شهریار است؛ Z تبریز.", "X", "شهریار"),  # no copula word in a script without capitals, one after
         ("the answer: sholokhov 🔥 y = тихий дон", "X", "sholokhov"),  # an emoji ends the name

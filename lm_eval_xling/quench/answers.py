@@ -138,6 +138,7 @@ _SENTENCE_END = re.compile(
 _INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.[ \t]+){2,}")
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
+_WORD = re.compile(r"[^\W_]+")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
 # emoji before a name, and from the first after it on ("🏏 Virat Kohli 🏏🔥", "манас 💯 кыргыздын улуу эпосу")
 _SYMBOLS = re.compile(rf"^[ \t]*[{EMOJI}\u200d]+[ \t]*|[ \t]*[{EMOJI}\u200d].*$")
@@ -489,6 +490,11 @@ def _words(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def _word_run(text: str) -> str:
+    """The words of `text`, case folded, one space between them ("Delhi, and" -> "delhi and")."""
+    return " ".join(_WORD.findall(text.casefold()))
+
+
 def _next_item(text: str, question: str | None) -> int | None:
     """Where a prompt's next item starts, as a base model writes it: a "Question:" whose question is not the one
     asked (the one asked is the prompt restated), after an answer statement when the question is not known."""
@@ -540,7 +546,7 @@ def parse_variables(
     best: dict[str, tuple[int, str]] = {}
     named: dict[str, str] = {}  # answers labelled by the variable's own name (not the format's "<X answer>")
     final = False
-    asked_words = _words(question) if isinstance(question, str) else ""  # (its entities are masked)
+    asked_words = f" {_word_run(question)} " if isinstance(question, str) else ""  # (its entities are masked)
     said_at: dict[str, int] = {}  # the line of each variable's answer
     for at, line in enumerate(text.splitlines()):
         if not line or line.isspace():
@@ -559,7 +565,7 @@ def parse_variables(
                 continue
             stop = labels[i + 1][1].start() if i + 1 < len(labels) else len(line)
             answer = _clean(line[match.end() : stop])
-            if strength == 0 and answer and (alone.search(answer) or _words(answer) in asked_words):
+            if strength == 0 and answer and (alone.search(answer) or f" {_word_run(answer)} " in asked_words):
                 answer = None  # "X is the state whose capital is Y", "X ruled Delhi": a description, the question's
             final = final or final_at < match.end()
             bracketed = strength == 2

@@ -146,6 +146,7 @@ _RETRACTED = re.compile(
     rf"|{_RIGHT_TRANSLATION})[^:：\n]{{0,100}}[:：][ \t]*"
 )
 _GAP = 500  # characters between one candidate and the next that a search looks through
+_REVISIONS = 3  # the last revisions looked after for a translation (a search each: their number keeps it linear)
 _BOXED = re.compile(r"\$*\\boxed\{(?:\\text\{)?([^{}\n]{1,1000})\}\}?\$*")  # "$$\boxed{\text{Wissen ist Macht.}}$$"
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
 _NOT_A_WORD = re.compile(r"[\W_]+")
@@ -608,7 +609,8 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     at = boxed[-1] if boxed else _chosen(candidates, reading.lines, _sentences(source) if source else 1)
     if at < 0:
         return ""  # (a boxed line is the final answer by the math convention, whatever the steps before it offered)
-    for revision in reversed([line.text for line in reading.lines if _revises(line.text)] if at == 0 else []):
+    revisions = [line.text for line in reading.lines if _revises(line.text)] if at == 0 else []
+    for revision in reversed(revisions[-_REVISIONS:]):
         if at := _after(candidates, reading.text, reading.text.rfind(revision) + len(revision)):
             break  # the last revision that a translation follows ("EDIT 2: thanks for the award" gives none)
     retracted = [line.text[lead.end() :] for line in reading.lines if (lead := _RETRACTED.search(line.text))]
