@@ -480,7 +480,9 @@ def _box_rows(text: str) -> str:
             out.append(line)
             row = None
             continue
-        cells = [cell.strip() for cell in _BOX_BAR.split(line.strip())[1:-1]]
+        cells = [cell.strip() for cell in _BOX_BAR.split(line.strip())[1:]]
+        if len(cells) > 1 and not cells[-1]:
+            cells.pop()  # the bar closing the row (a row drawn without it keeps its last cell)
         if row is not None and _wraps(row, cells):
             row[:] = [f"{a} {b}".strip() for a, b in zip(row, cells, strict=True)]
             out[-1] = "| " + " | ".join(row) + " |"

@@ -52,6 +52,7 @@ def test_outline_sections_and_ascii_rules_are_layout() -> None:
         ("text", "V. S. Naipaul"),  # initials, no section
     ]
     assert [line.quoted for line in read_reply("> Their reading\nMine").lines] == [True, False]
+    assert read_reply("│ X │ Abai\n│ Z │ Semey │").lines[0].text == "X | Abai"  # a row drawn without its last bar
 
 
 @pytest.mark.parametrize(
