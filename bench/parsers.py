@@ -51,6 +51,13 @@ CASES = (  # (reader, the piece repeated, call)
     ("clean_translation", "II. Traduction\n   Le chat.\n", lambda text: clean_translation(text, "A cat.", "fr")),
     ("clean_translation", "UPDATE: fixed:\nLe chat.\n", lambda text: clean_translation(text, "A cat.", "fr")),
     ("clean_translation", "Here it is:\nDie Katze saß.\n", lambda text: clean_translation(text, "The cat sat.", "de")),
+    # round 18: LaTeX, speech markup, legal clauses, digits as verdicts, corrections that split a span
+    ("read_spans", "\\item \\textbf{New}: ``the canal''\\footnote{x}\n", lambda text: read_spans(text, TARGET)),
+    ("parse_variables", '<break time="1s"/><emphasis>Abai</emphasis> ', lambda text: parse_variables(text, ["X"])),
+    ("parse_variables", "1.1 X is Abai.\n", lambda text: parse_variables(text, ["X", "Y"], "X", "Identify X.")),
+    ("parse_binary", "Verdict: 1. ", parse_binary),
+    ("read_spans", '"the canal cut" new. split: "the canal" inferable. ', lambda text: read_spans(text, TARGET)),
+    ("clean_translation", '"Le chat." — a note (x) ', lambda text: clean_translation(text, "A cat.", "fr")),
 )
 SMALL, LARGE = 10_000, 1_000_000
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass, replace
 
 import regex
 
+from lm_eval_xling.latex import as_markdown, looks_like_latex
+
 # 10 times what 1024 generated tokens hold: only runaway output is cut (a reasoning block longer than this loses
 # its opening tag, and the answer after its closing tag is read as usual).
 MAX_CHARS = 50_000
@@ -40,7 +42,7 @@ _CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>|^[ \t]*(?:\.\.\.|…)?do
 # Unicode's sentence terminals, every script's ("." "?" "।" "۔" "።" "。" ...): the characters that can end a sentence
 TERMINALS = "".join(regex.findall(r"\p{Sentence_Terminal}", "".join(map(chr, range(0x20, 0x20000)))))
 OTHER_TERMINALS = TERMINALS.translate(dict.fromkeys(map(ord, ".!?")))  # "।", "۔", "。": a sentence's end anywhere
-_QUOTES = str.maketrans({**dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'), **dict.fromkeys("‘’‚‛`´", "'")})
+QUOTES = str.maketrans({**dict.fromkeys("“”„‟«»「」『』‹›〝〞＂", '"'), **dict.fromkeys("‘’‚‛`´", "'")})
 # spaces no reader sees: a no-break space, a zero-width space, a BOM, and the marks that steer right-to-left text
 _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\ufeff": "", "\r": "", **dict.fromkeys(_BIDI, "")})
@@ -74,6 +76,16 @@ _ROWS_OPEN = re.compile(r"\[\s*\[")  # a list of lists
 _TAG = re.compile(r"<([A-Za-z][\w-]{0,30})>([^<\n]{0,500})</\1>")
 # HTML's inline formatting is no field: "N<sub>A</sub>" is one word, "<b>B</b>" a bold B
 _INLINE_TAG = re.compile(r"</?(?i:sub|sup|b|i|em|strong|u|small|mark|span|code)>")
+# speech markup (SSML): emphasis read as bold, a pause inside a sentence as a space, the document's bounds as line
+# ends, other tags around text (attributes and all: "<say-as interpret-as=\"cardinal\">") as nothing
+_ATTRIBUTE = r"(?:[ \t]+[\w:-]{1,30}[ \t]*=[ \t]*(?:\"[^\"<>\n]{0,200}\"|'[^'<>\n]{0,200}'|[^\s<>\"']{1,200}))*"
+_ATTRIBUTE += r"[ \t]*/?>"
+_SPOKEN_EMPHASIS = re.compile(rf"(?i)<emphasis{_ATTRIBUTE}([^<>\n]{{1,1000}})</emphasis[ \t]*>")
+_SPEECH_TAG = re.compile(
+    rf"(?i)<(?P<pause>break){_ATTRIBUTE}|</?(?P<bound>speak){_ATTRIBUTE}"
+    rf"|</?(?:prosody|say-as|phoneme|lang|voice|audio|sub|amazon:[\w-]+){_ATTRIBUTE}"
+)
+_LINE_TAG = re.compile(rf"(?i)</?(?:br|p|div|li){_ATTRIBUTE}")  # a tag that ends a line (or a list item)
 _DIGIT = re.compile(r"(?![0-9])\d|[\u1369-\u1371]")  # a decimal digit of any script but ASCII; Ge'ez 1-9
 # the emoji blocks and the variation selector, as a character-class body: "🏏", "🇩🇪", "⭐️"
 EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
@@ -90,6 +102,13 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+")
 # a list item's mark: a bullet of any style, or a number of any script closed by a full stop (Urdu's "۔" too) or ")"
 _ITEM = re.compile(r"^[ \t]*(?:[-*+•·▪‣・◦○●■□◆◇►▶➤➔→⇒✓✔–—]|\d{1,3}[.)۔])(?:[ \t]+|(?=[\u3000-\u9fff\uac00-\ud7af]))")
 # an outline's section: a Roman numeral, a heading ("II. New spans"; not an initial: "V. S. Naipaul")
+# a clause's number in a legal or outline layout, read as a list item: "2.1", "2.1(a)", "(ii)", "（一）" (a number of
+# two levels only where two lines have one: "3.5 out of 5" is a score; "(a)" stays, a letter an option is named by)
+_ENUMERATOR = re.compile(r"^[ \t]*(?:\((?:[ivx]{1,4}|\d{1,2})\)|[(（][一二三四五六七八九十]{1,3}[)）])[ \t]*")
+_CLAUSE = re.compile(r"(?m)^([ \t]*)\d{1,2}(?:\.\d{1,2})+\.?(?:[ \t]*\((?:[a-z]|[ivx]{1,4}|\d{1,2})\))?[ \t]+")
+_TITLE = re.compile(r"(?m)^[ \t]*\d{1,2}\.[ \t]+(?=\S)")
+# "第一条　新信息": an article's number before its title, a heading
+_ARTICLE = re.compile(r"^[ \t]*第[一二三四五六七八九十百零\d]{1,4}[条條章节節款][ \t\u3000]*")
 _SECTION = re.compile(r"^[ \t]*X{0,3}(?:IX|IV|V?I{0,3})(?<=[IVX])[.)][ \t]+(?![A-Z]\.)")
 _WIDE_NUMBER = re.compile(r"(?m)^([ \t]*[０-９]{1,3})．")  # "１．": a list number (NFKC would make "1.1987" of it)
 _QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
@@ -98,6 +117,10 @@ _TABLE_RULE = re.compile(r"[ \t|:+=\-]+")  # with "---" or "===" in it: "|---|",
 _BOX_RULE = re.compile(r"[ \t\u2500-\u257f]+")
 _BOX_BAR = re.compile(r"[│┃║]")
 _ESCAPED_MARK = re.compile(r"\\(?=[!-/:-@\[-`{-~])")  # Markdown's escape of a mark: "\\-", "\\*", "\\("
+# an escaped emphasis mark is the mark itself ("\\*domo\\*"): held as a private character while emphasis is read
+_LITERAL = str.maketrans({"*": "\ue210", "_": "\ue211", "~": "\ue212"})
+_LITERAL_BACK = str.maketrans({"\ue210": "*", "\ue211": "_", "\ue212": "~"})
+_ESCAPED_EMPHASIS = re.compile(r"\\([*_~])")
 # Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
 _EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~")
 _STRUCK = re.compile(r"~~[^~\n]{1,500}?~~")
@@ -226,8 +249,8 @@ def _unescaped(text: str) -> str:
 def own_text(reply: str) -> str:
     """What a reader of the model's reply sees once the transport's additions are undone: the model's own turn
     (behind a chat template's tokens or written out as plain text; a completion's answer without the quiz items it
-    went on to write), hard-wrapped text as running text, HTML entities as their characters, a twice JSON-encoded
-    reply decoded."""
+    went on to write), hard-wrapped text as running text, HTML entities as their characters, speech markup (SSML)
+    and LaTeX as the layout they stand for, a twice JSON-encoded reply decoded."""
     reply = reply.lstrip("\ufeff")
     if "<" in reply or "[/INST]" in reply:
         reply = _own_turn(reply)
@@ -239,7 +262,19 @@ def own_text(reply: str) -> str:
         reply = _unwrapped(reply)
     if "&" in reply and _ENTITY.search(reply):
         reply = html.unescape(reply)
+    if "<" in reply:
+        reply = _SPEECH_TAG.sub(_spoken, _SPOKEN_EMPHASIS.sub(r"**\1**", reply))
+    if looks_like_latex(reply):
+        reply = as_markdown(reply)
     return _unescaped(reply) if "\\" in reply else reply
+
+
+def _spoken(tag: re.Match[str]) -> str:
+    """A pause after a sentence or an emphasised run ends a line, inside a sentence it is a space."""
+    if tag["pause"]:
+        before = tag.string[max(0, tag.start() - 3) : tag.start()].rstrip()
+        return "\n" if before[-1:] in TERMINALS or before.endswith("**") else " "
+    return "\n" if tag["bound"] else ""
 
 
 def after_reasoning(reply: str) -> tuple[str, bool]:
@@ -357,6 +392,9 @@ def _line(raw: str) -> Line | None:
     quoted = ">" in raw and (mark := _QUOTE_MARK.match(raw)) is not None
     if quoted:
         raw = raw[mark.end() :]
+    literal = "\\" in raw and _ESCAPED_EMPHASIS.search(raw) is not None
+    if literal:
+        raw = _ESCAPED_EMPHASIS.sub(lambda m: m[1].translate(_LITERAL), raw)
     if "\\" in raw:
         raw = _ESCAPED_MARK.sub("", raw)  # "\\- \\(1971\\)": a list item, "(1971)"
     kind, values = "text", ()
@@ -368,9 +406,9 @@ def _line(raw: str) -> Line | None:
             key, _, listed = raw.partition(": ")
             values = tuple(v.strip() for v in listed.split(_VALUES)[1:])
             raw = f"{key}: {', '.join(values)}"
-    elif heading := _HEADING.match(raw) or _SECTION.match(raw):
+    elif heading := _HEADING.match(raw) or _SECTION.match(raw) or _ARTICLE.match(raw):
         kind, raw = "heading", raw[heading.end() :]
-    elif item := _ITEM.match(raw):
+    elif item := _ITEM.match(raw) or _ENUMERATOR.match(raw):
         kind, raw = "item", raw[item.end() :]
     elif raw.lstrip().startswith("|"):
         kind, raw = "row", " | ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
@@ -384,6 +422,8 @@ def _line(raw: str) -> Line | None:
     text = (_BLANKS.sub(" ", text) if "  " in text or "\t" in text else text).strip()
     if kind == "text" and (heading := _HEADING.match(text)):  # "**## Answer**" once emphasis is gone
         kind, text = "heading", text[heading.end() :]
+    if literal:
+        text = text.translate(_LITERAL_BACK)
     return Line(text, kind, values, emphasis, quoted) if text else None
 
 
@@ -422,14 +462,15 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
         return Reading((), True, False, ())
     text = _unwrap_json(text)  # JSON before quotes are folded: a curly quote may sit in a value
     if "<" in text:
+        text = _LINE_TAG.sub(lambda m: "\n- " if m[0].lower().startswith("<li") else "\n", text)
         text = _TAG.sub(lambda m: _field(m[1], m[2]), _INLINE_TAG.sub("", text))
     text = text.translate(_INVISIBLE)
+    if "." in text and len(_CLAUSE.findall(text)) > 1:  # clauses under numbered titles: "2. Findings" / "2.1 ..."
+        text = _CLAUSE.sub(r"\1- ", _TITLE.sub("## ", text))
     if "](" in text:
         text = _LINK.sub(r"\1", text)  # a markdown link reads as its text
-    lines = _once(
-        tuple(line for raw in (text.translate(_QUOTES) if fold else text).split("\n") if (line := _line(raw)))
-    )
-    joined = "\n".join(line.text for line in lines).translate(_QUOTES)
+    lines = _once(tuple(line for raw in (text.translate(QUOTES) if fold else text).split("\n") if (line := _line(raw))))
+    joined = "\n".join(line.text for line in lines).translate(QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
 
 

@@ -98,6 +98,14 @@ _BOOLEAN_FIELD = re.compile(
 _GOLD_PHRASE = re.compile(rf"(?i)(?<![^\W\d_])(?:{every('answer')})$")  # a verdict phrase ending in "answer"
 _COPULA = re.compile(r"(?i)[ \t]*(?:[:=]|(?:is|was|est|était|es|era|ist|war|é|è|ni|to|это|—)(?![^\W\d_]))")
 _ASKED = re.compile(rf"(?i)(?P<q>{_NEGATIVE}|{_POSITIVE})\?[ \t\n]*(?P<a>yes|no)\b")  # "Is it correct? No."
+# a 1 or 0 given as the verdict (1 correct, 0 incorrect, as a label would read): after a label ("Verdict: 1"), a dash
+# ("Нийса ду — 1. ...") or a sentence's end closing the reply ("... Hakuna noma. 1"), or opening it before a dash
+_DIGIT_VERDICT = re.compile(
+    r"(?m)(?:(?:^|(?<=[.!?][ \t])|(?<=[。！？]))[^\n:：.!?。！？]{1,30}[:：]|[—–=]|\A)[ \t*]*"
+    r"(?<![\d.])(?P<d>[01])(?![.,]?\d)[ \t*]*"
+    r"(?=[.!。]?[ \t]*$|[.!。][ \t]|[ \t]*[—–][ \t])"
+    r"|(?<=[.!?。！？])[ \t]+(?P<e>[01])[ \t]*[.!]?[ \t]*\Z"
+)
 _YES_MARKS, _NO_MARKS = TICKS + "👍", CROSSES + "👎"  # a check mark or a thumb as a verdict
 _POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[{_YES_MARKS}]|[{_NO_MARKS}]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
@@ -189,6 +197,8 @@ def parse_binary(reply: object) -> float | None:
     """1 correct, 0 incorrect, None when the judge states no verdict (or refuses, or never closes its reasoning)."""
     if (text := _read(reply)) is None:
         return None
+    if "0" in text or "1" in text:
+        text = _DIGIT_VERDICT.sub(_digit_as_word, text)
     last_line = text.strip().rsplit("\n", 1)[-1]
     if (yes_no := _YES_NO.get(last_line.strip(" .!。！").casefold())) is not None:
         return yes_no  # "Yes" alone, or after an echo of the question: the answer is correct
@@ -235,6 +245,13 @@ def parse_binary(reply: object) -> float | None:
     if found is False:  # "No. The true answer is 1945": the opening word answers the question asked
         found = _YES_NO.get(opening[1].casefold()) if (opening := _OPENING.match(text)) else None
     return found if found is not False else None
+
+
+def _digit_as_word(match: re.Match[str]) -> str:
+    digit = match["d"] or match["e"]
+    word = "correct" if digit == "1" else "incorrect"
+    start = match.start("d" if match["d"] else "e") - match.start()
+    return match[0][:start] + (word if match["d"] else f"{word}.") + match[0][start + 1 :]
 
 
 def _unquoted_verdict(quote: re.Match[str]) -> str:
@@ -369,7 +386,8 @@ _AS_SCORE = (
     # the reply before a dash or colon ("3 — The rationale ...")
     (
         re.compile(
-            rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))[^\W\d_][^\s\d:：៖*]{{1,20}}(?:[ \t]+[^\s\d:：៖*]{{1,20}}){{0,2}}"
+            rf"(?m)(?:^|(?<=[.!?][ \t])|(?<=[。！？]))[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))"
+            r"[^\W\d_][^\s\d:：៖*]{1,20}(?:[ \t]+[^\s\d:：៖*]{1,20}){0,2}"
             r"[ \t*]*[:：៖][ \t*]*"
             r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)|[ \t]+[^\W\d_]{1,8}[ \t]*[.!。]?[ \t]*$))"
         ),

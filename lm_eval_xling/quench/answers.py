@@ -191,6 +191,18 @@ _GLOSS = re.compile(rf"(?:[ \t]+|(?<=[{CJK}]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 # a label of one word before a reply's only answer, in any language: "TL;DR: Toussaint Louverture", "ⵜⴰⵔⵉⵔⵉⵜ: ⴷⵉⵀⵢⴰ"
 _LEAD_LABEL = re.compile(r"^[ \t]*[^\s:：]{1,20}[:：][ \t]+(?=\S)")
+# a clause of small-letter words (the first may open the sentence) before a name that ends it, in any language
+# written in capitals, two of its words of four letters or more: "el egaba heya Umm Kulthum" (not "Jean de la
+# Fontaine", "Gone with the Wind": a name's particles are short)
+_NAME_AFTER_CLAUSE = regex.compile(
+    r"(?P<clause>\p{L}[\p{L}\p{M}'’]*(?:[ \t]+[\p{Ll}\p{M}\d'’]+)+)[ \t]+"
+    r"(?P<name>\p{Lu}[\p{L}\p{M}'’.-]*(?:[ \t]+\p{Lu}[\p{L}\p{M}'’.-]*)*)"
+)
+_LONG_SMALL_WORD = regex.compile(r"(?<![\p{L}\p{M}])\p{Ll}[\p{Ll}\p{M}]{3,}")
+# a closing line that labels its answer in words of any language: "Tali: Sipi Tau", "Kontesta: Papiamentu."
+_CLOSING_LABEL = re.compile(
+    r"\n[ \t]*(?P<label>[^\W\d_][^\s\d:：]{0,20}(?:[ \t]+[^\s\d:：]{1,20}){0,2})[:：][ \t]+(?P<name>[^\n]+)\Z"
+)
 _CLAUSE_BREAK = re.compile(r"[;؛]")  # a semicolon ends what is said of one variable
 _COMMA = re.compile(r", |،[ \t]*|，")  # ("Fès، not Marrakech", "郑和，明朝的")
 _NAME_GOES_ON = re.compile(r",|&|^(?:[A-Z]\.)+$|^(?:Jr|Sr|Inc|Ltd)\b")
@@ -433,7 +445,9 @@ def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:
     ):
         if turn := TAKEN_BACK.search(reply):  # "Chandrayaan-1... wait, no, that went to the Moon. Mangalyaan."
             reply = _SENTENCE_END.split(reply[turn.end() :])[-1]
-        return _clean(_LEAD_LABEL.sub("", reply, count=1))
+        answer = _clean(_LEAD_LABEL.sub("", reply, count=1))
+        named = _NAME_AFTER_CLAUSE.fullmatch(answer) if answer else None
+        return named["name"] if named and len(_LONG_SMALL_WORD.findall(named["clause"])) >= 2 else answer
     return None
 
 
@@ -445,6 +459,15 @@ def _named_first(text: str, alone: re.Pattern[str]) -> str | None:
     if not name or len(name) > 60 or len(name.split()) > 6 or head.rstrip().endswith(":") or alone.search(name):
         return None
     return name if re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", rest.casefold()) else None
+
+
+def _closing_label(text: str, alone: re.Pattern[str]) -> str | None:
+    """A name of a few words on the reply's last line, after a label of up to three words that names no variable."""
+    text = text.rstrip()
+    closing = _CLOSING_LABEL.match(text, text.rfind("\n"))
+    if not closing or alone.search(closing["label"]) or not (name := _clean(closing["name"])) or alone.search(name):
+        return None
+    return name if len(name.split()) <= 6 else None
 
 
 def _opening_name(text: str, alone: re.Pattern[str]) -> str | None:
@@ -595,6 +618,8 @@ def parse_variables(
             best[target] = (-1, named)  # the one option ticked: "❌ NO: Simón Bolívar" / "✅ SÍ: José de San Martín"
         elif target not in best and len(set(bold)) == 1 and (named := _clean(_LEAD_LABEL.sub("", bold[0], count=1))):
             best[target] = (-1, named)  # the one name the reply sets in bold: "**Jaipur**\n\nThe old city ..."
+        elif target not in best and (closing := _closing_label(text, alone)):
+            best[target] = (-1, closing)
         elif target not in best and (first := _named_first(text, alone)):
             best[target] = (-1, first)
         elif target not in best and best and (first := _opening_name(reply, alone)):

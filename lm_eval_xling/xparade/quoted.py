@@ -58,6 +58,10 @@ _LEGEND = re.compile(
     re.IGNORECASE,
 )
 _LABEL_COLON = re.compile(rf"(?:{_ANY_LABEL})(?:_?\d+)?\s*[:=：]", re.IGNORECASE)  # "New:", "inferable_1="
+# where a line's next labelled list starts: "New:", "Inferable information:", "New →"
+_LABEL_STARTS = re.compile(
+    rf"(?:{_ANY_LABEL})(?:_?\d+)?(?:\s+(?:information|info|spans?))?\s*(?:[:=：]|→|->|=>)", re.IGNORECASE
+)
 _TAGGED = re.compile(r"<[^<>\n]{1,100}>")
 # a heading: a label among a few words, ending in a colon or marked as one ("### Can be deduced")
 _HEADING = re.compile(
@@ -101,12 +105,16 @@ _LEAD = re.compile(r"^[\s^(（\[,;|:=>→—–*_-]*")
 _EMPTY_CELLS = re.compile(r"\|(?:\s*\|)+")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])")
 _ASIDES = re.compile(r"\([^()\n]{4,300}\)|（[^（）\n]{2,300}）")  # an aside in brackets, not a "(new)" label
+# a correction in the tasks' languages: a span dropped, moved to the other label, or split ("only "X" is new")
 _CORRECTION = re.compile(
     r"(?i)(?P<drop>\b(?:drop|remove|delete|ignore|leav(?:e|ing) (?:it|this|that|them) out"
-    r"|should not be (?:under|in|listed)|is not (?:new|inferable)|not a span)\b)"
-    r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)|(?=new|inferable)))"
-    r"\b)"
+    r"|should not be (?:under|in|listed)|is not (?:new|inferable)|not a span|quita\w*|elimin\w+|borr\w+|हटा\w*)\b"
+    r"|删除|删去|去掉|移除)"
+    r"|(?P<move>\b(?:move|belongs under|belongs in|should be (?:under|in|listed (?:as|under|in)|(?=new|inferable))"
+    r"|mueve\w*|mover|pasa(?:r)? a)\b|移到|移至|改为|改成|归入|归为)"
+    r"|(?P<split>\bsplit\b|拆分|拆开)"
 )
+_LAST_ONE = re.compile(r"(?i)\b(?:that|the|this)\s+last\s+(?:one|span|item|entry)\b|最后一[个项条]")
 _NOT_BEFORE = re.compile(r"(?i)(?:not|non-?|un|n't)(?:\s+be)?[\s*_]*$")  # "not inferable", "cannot be inferred"
 _MARKS = 20  # a legend explains at most this many marks (each line is compared with each)
 _PROSE_PIECES = 20  # a line with more pieces is a list, not prose that takes a label back (its search stays linear)
@@ -142,11 +150,11 @@ class _Labels:
         while before >= 0 and self.found[before][1] > start:
             before -= 1  # a label overlapping the piece is its text, not its label
         if before >= 0 and self.found[before][0] >= begin:
-            candidates.append((start - self.found[before][1], self.found[before][2]))
+            candidates.append((start - self.found[before][1], 0, self.found[before][2]))
         later = bisect_left(self.starts, end)
         if later < len(self.found) and self.found[later][1] <= stop:
-            candidates.append((self.found[later][0] - end, self.found[later][2]))
-        return min(candidates)[1] if candidates else None
+            candidates.append((self.found[later][0] - end, 1, self.found[later][2]))  # (as near: the one before)
+        return min(candidates)[2] if candidates else None
 
 
 def _label_of(text: str, match: re.Match[str]) -> str:
@@ -201,7 +209,7 @@ def _parts(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool]
 
 def each_label(line: str) -> list[str]:
     """A line with several labelled lists ("New: a New: b Inferable: c", "new=a | inferable=b"), one per label."""
-    starts = [m.start() for m in _LABEL_COLON.finditer(line)] if not _MARKED.search(line) else []
+    starts = [m.start() for m in _LABEL_STARTS.finditer(line)] if not _MARKED.search(line) else []
     if len(starts) < 2:
         return [line]
     return [line[: starts[0]], *(line[a:b] for a, b in zip(starts, [*starts[1:], len(line)], strict=True))]
@@ -298,6 +306,21 @@ def lists_start(reply: str) -> int | None:
     return min(last.values()) if last else None
 
 
+def _split(found: dict[str, str], span: str, label: str) -> None:
+    """A span found inside an earlier one of the other label takes its part of it: the earlier one keeps the rest
+    ("quien las visitó en 1835" new, then "quien las visitó" inferable: "en 1835" stays new)."""
+    for earlier, other in list(found.items()):
+        if other != label and span in earlier and span != earlier:
+            del found[earlier]
+            for rest in earlier.split(span):
+                if _has_words(rest := rest.strip(" ,;:")):
+                    found.setdefault(rest, other)
+
+
+def _has_words(text: str) -> bool:
+    return sum(c.isalnum() for c in text) >= _MIN_CHARS
+
+
 def corrects(reply: str) -> bool:
     """Whether a reply corrects a list it gave ("move X to Inferable", "drop X")."""
     return _CORRECTION.search(reply) is not None
@@ -349,6 +372,9 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
         if not pieces and (marked := _legend_mark(line, legend)):  # "+ en medio punto", "二十多公斤 [N]"
             label, rest = marked
             pieces = [(spans, label) for spans in [_matched([(rest,)], matcher, False)] if spans]
+        if dropped and not pieces and found and _LAST_ONE.search(line):
+            found.pop(next(reversed(found)))  # "drop that last one"
+            continue
         if not pieces and not _MARKED.search(line):  # a line that marks parts of the target is read by its marks
             pieces = [
                 (spans, label)
@@ -364,6 +390,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
                     continue
                 if label in (NEW, INF):
                     found.pop(span, None)
+                    _split(found, span, label)
                     found[span] = label
                     if label == heading:
                         under.setdefault(heading, []).append(span)

@@ -4,8 +4,8 @@ A model writes out the spans of the target paragraph that are new (NEW) and thos
 span is matched back to target tokens with `match_span`, which tries, in order, and stops at the first tier that
 finds something:
 
-1. exact: whitespace removed from span and tokens alike (and both NFKC-normalised, as the reply reader reads the
-   reply), the span equals a contiguous run of whole tokens;
+1. exact: whitespace removed from span and tokens alike (and both NFKC-normalised, their quotes as one, as the reply
+   reader reads the reply), the span equals a contiguous run of whole tokens;
 2. tolerant, whole tokens: the same after NFKC, casefold and removing Unicode punctuation (category P*) and format
    characters (Cf: zero-width (non-)joiners); combining marks stay (Devanagari vowel signs are Mc/Mn);
 3. folded, whole tokens: as 2, and the near-copies a model makes when it copies by ear are folded on both sides:
@@ -43,7 +43,7 @@ from itertools import accumulate, chain
 
 import numpy as np
 
-from lm_eval_xling.replies import ascii_digits
+from lm_eval_xling.replies import QUOTES, ascii_digits
 from lm_eval_xling.stats import LEVEL, RESAMPLES, corpus_ci
 
 SAME, NEW, INF = 0, 1, 2
@@ -61,12 +61,12 @@ _ELLIPSIS = re.compile(r"\[\s*(?:\.{3}|…)\s*\]|\.{3,}|…+")
 
 
 def _strip_ws(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", text).split())
+    return "".join(unicodedata.normalize("NFKC", text).translate(QUOTES).split())
 
 
 def _each_character(text: str) -> str:
     """`_strip_ws` character by character: what the tokens' index holds where each combining mark is a token."""
-    return "".join(unicodedata.normalize("NFKC", c) for c in text if not c.isspace())
+    return "".join(unicodedata.normalize("NFKC", c) for c in text if not c.isspace()).translate(QUOTES)
 
 
 _DROPPED = {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Cf"}  # the categories `loose` removes: punctuation, format

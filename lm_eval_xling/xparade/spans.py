@@ -80,7 +80,8 @@ _EMPTY = re.compile(
 # "No new or inferable information.", "There are no new or inferable spans": an answer with both lists empty
 _NOTHING = re.compile(
     r"(?:^|(?<=[\s(]))(?:there (?:is|are) )?no (?:new|inferable)(?: (?:or|and|nor) (?:new|inferable))?"
-    r" (?:information|spans?)\b|\bnothing (?:new|inferable)\b|ninguna información (?:nueva|inferible)"
+    r" (?:information|info|spans?)\b|\bnothing (?:new|inferable)\b|ninguna información (?:nueva|inferible)"
+    r"|\bnada (?:nuev[oa]|inferible)\b"
     r"|no hay información nueva|कोई नई (?:या अनुमान[ -]योग्य )?जानकारी नहीं|无新信息"
     r"|没有(?:任何)?(?:新|可推断)[^。，\n]{0,12}?(?:信息|内容)",
     re.IGNORECASE,
@@ -123,6 +124,7 @@ _EMOJI_AROUND = re.compile(rf"^[{EMOJI}\u200d\s]+|[{EMOJI}\u200d\s]+$")  # "en u
 _ENDS = 40
 _OUTLINE_MARK = re.compile(r"^[A-Za-z][.)][ \t]+")  # an outline's sub-item: 'A. "2016 के"', "B) ..."
 _PARENTHESES = re.compile(r"[(（]([^()（）\n]+)[)）]")
+_ASIDE = re.compile(r"[(（][^()（）\n]+[)）]|\[[^\[\]\n]+\]")  # "(...)" or "[...]" in a heading
 _STRIP = " \t\"'`*_"  # around a span: quotes and markdown (its punctuation was copied from the target)
 _MARKS = {
     "bold": re.compile(r"\bbold|粗体|加粗|मोटे"),
@@ -181,11 +183,19 @@ def _heading(line: Line) -> tuple[str, str] | None:
     text = _HEAD_LEAD.sub("", line.text)
     colon = _COLON.search(text[: _HEAD_MAX + 1])
     head, rest = (text[: colon.start()], text[colon.end() :]) if colon else (text, "")
-    if not colon and (len(text) > _HEAD_MAX or line.kind == "item" and line.emphasis != (("bold", line.text),)):
-        return None  # "- new" without a colon is a span; a bold item alone ("- **New**") is a heading
     words = _words(head.rstrip("])） "))
-    if words and _label_of(words) is None and "(" in head:  # "नव सूचना (स्रोत मे नहि अछि):": an aside
-        words = _words(_PARENTHESES.sub("", head).rstrip("])） "))
+    if words is None or _label_of(words) is None and ("(" in head or "[" in head):
+        # an aside ("नव सूचना (स्रोत मे नहि अछि):", "New information [6 marks]"), or a label in words the reader
+        # lacks glossed in words it knows ("Machaqa (new):")
+        bare = _words(_ASIDE.sub("", head).rstrip("])） "))
+        glossed = [_words(gloss) for gloss in _PARENTHESES.findall(head)]
+        words = bare if bare and _label_of(bare) else next((g for g in glossed if g and _label_of(g)), words)
+    if not colon and (
+        len(text) > _HEAD_MAX
+        or line.kind == "item" and line.emphasis != (("bold", line.text),) and len(words or ()) < 2
+    ):  # fmt: skip
+        return None  # "- new" without a colon is a span; a bold item alone ("- **New**") or of label words
+        # ("2. Información nueva", a clause's title) is a heading
     if not colon and words and words[0] == "no":  # "No inferable information.": that list, stated empty
         label = _label_of(words[1:])
         return (label, "none") if label in (NEW, INF) and len(set(words) & {"new", "inferable"}) < 2 else None
@@ -351,6 +361,10 @@ def read_span_lists(reply: object) -> SpanReading:
         if line.kind == "row":
             continue  # tables are read below
         head = heads[i] or by_position.get(i)
+        if not head and line.kind == "heading" and current in (NEW, INF) and (entries or one_line):
+            close()
+            current = None  # a heading of no label ends the list before it ("3. Cláusula final")
+            continue
         if head:
             close()
             current, rest = head

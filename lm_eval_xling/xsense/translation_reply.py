@@ -222,7 +222,10 @@ _NOTE = re.compile(
     r"the word|alternatively|注|注意|说明|nota|hinweis|anmerkung)\b.*)\s*$"
 )
 # a remark in brackets after the translation's end, where the source has none: "Maaloo taa'aa. (polite / plural; ...)"
-_REMARK = re.compile(r"(?<=[.!?。！？।])[ \t]*\([^()\n]*\)[ \t]*$")
+_REMARK = re.compile(r"(?<=[.!?。！？।])[ \t]*(?:\([^()\n]*\)|（[^（）\n]*）)[ \t]*$")
+_BRACKETED_LINE = re.compile(r"\([^()\n]*\)[.。]?|（[^（）\n]*）[.。]?")  # a line that is an aside in brackets
+# what follows a quote opening the line, making it a note on the quote: a dash, a bracket, another sentence
+_AFTER_QUOTED = re.compile(r"[ \t]*(?:[—–(（]|-[ \t])|(?<=[.!?。！？][\"'”’»」』])[ \t]+\S")
 # a sentence's end: ".", "!", "?" before a space; every other script's terminal anywhere ("。", "！", "।", "።")
 _SENTENCE_END = re.compile(rf"(?:[.!?]+[\"'”’»」』)]*(?=\s|$)|[{re.escape(OTHER_TERMINALS)}]+[\"'”’»」』)]*)")
 _QUOTES = {
@@ -273,6 +276,14 @@ def _partner(text: str) -> int:
         if depth == 0:
             return i
     return -1
+
+
+def _quoted_first(text: str) -> str:
+    """A quote opening the line with a note after it ('"How are you?" — informal', '"I like tea." 'Pasand hai' ko
+    ...'): the quote."""
+    if len(text) < 2 or text[0] not in _QUOTES or (end := _partner(text)) <= 0 or end == len(text) - 1:
+        return text
+    return text[: end + 1] if _AFTER_QUOTED.match(text, end + 1) else text
 
 
 def _unquote(text: str) -> str:
@@ -391,6 +402,9 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             continue
         if source and more and _within(_unquote(text), source):
             continue  # the original repeated before its translation, or one of its sentences
+        if len(lines) > 1 and _BRACKETED_LINE.fullmatch(text) and not (source and source.lstrip()[:1] in "(（"):
+            continue  # "(ehai = escribí, ...)": a comment on the translation before it
+        text = _quoted_first(text)
         if line.kind != "item":
             section = ""
         elif not label and not announced:
@@ -633,7 +647,7 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     text = " ".join(p.strip() for p in parts).strip()
     if revised := list(_REVISED.finditer(text)):  # "A. Actually, more precisely: B."
         text = text[revised[-1].end() :]
-    if source and "(" not in source:
+    if source and "(" not in source and "（" not in source:
         text = _REMARK.sub("", text)
     text = text[:-_TAIL] + _TRAILING_EMOJI.sub("", text[-_TAIL:])  # (its end only: the search stays linear)
     text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", text)).strip())
