@@ -58,6 +58,14 @@ CASES = (  # (reader, the piece repeated, call)
     ("parse_binary", "Verdict: 1. ", parse_binary),
     ("read_spans", '"the canal cut" new. split: "the canal" inferable. ', lambda text: read_spans(text, TARGET)),
     ("clean_translation", '"Le chat." — a note (x) ', lambda text: clean_translation(text, "A cat.", "fr")),
+    # round 19: data (log lines, calls, CSV, YAML, INI), subtitles, choices by key or ordinal
+    ("read_spans", '2026-03-01T10:00:00Z [INFO] span="the canal" label=new\n', lambda text: read_spans(text, TARGET)),
+    ("read_spans", 'label_span(text="the canal", label="new")\n', lambda text: read_spans(text, TARGET)),
+    ("read_spans", "span,label\nthe canal,new\n", lambda text: read_spans(text, TARGET)),
+    ("parse_variables", "answer:\n  - Abai\n", lambda text: parse_variables(text, ["X"])),
+    ("parse_likert", "[result]\nscore = 4\n", parse_likert),
+    ("parse_binary", "1\n00:00:01,000 --> 00:00:02,000\nCorrect.\n\n", parse_binary),
+    ("clean_translation", 'candidate_1="Le chat." selected=candidate_1\n', lambda t: clean_translation(t, "A cat.")),
 )
 SMALL, LARGE = 10_000, 1_000_000
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 import regex
 
+from lm_eval_xling.data_text import carried_off, line_value, paragraphs
 from lm_eval_xling.latex import as_markdown, looks_like_latex
 
 # 10 times what 1024 generated tokens hold: only runaway output is cut (a reasoning block longer than this loses
@@ -110,6 +111,7 @@ _TITLE = re.compile(r"(?m)^[ \t]*\d{1,2}\.[ \t]+(?=\S)")
 # "第一条　新信息": an article's number before its title, a heading
 _ARTICLE = re.compile(r"^[ \t]*第[一二三四五六七八九十百零\d]{1,4}[条條章节節款][ \t\u3000]*")
 _SECTION = re.compile(r"^[ \t]*X{0,3}(?:IX|IV|V?I{0,3})(?<=[IVX])[.)][ \t]+(?![A-Z]\.)")
+_CIRCLED = re.compile(r"(?m)^([ \t]*)[\u2460-\u2473\u2776-\u2793][ \t]*")  # "①": a list item (NFKC makes "1" of it)
 _WIDE_NUMBER = re.compile(r"(?m)^([ \t]*[０-９]{1,3})．")  # "１．": a list number (NFKC would make "1.1987" of it)
 _QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
 _TABLE_RULE = re.compile(r"[ \t|:+=\-]+")  # with "---" or "===" in it: "|---|", "+----+----+", "+====+"
@@ -250,7 +252,8 @@ def own_text(reply: str) -> str:
     """What a reader of the model's reply sees once the transport's additions are undone: the model's own turn
     (behind a chat template's tokens or written out as plain text; a completion's answer without the quiz items it
     went on to write), hard-wrapped text as running text, HTML entities as their characters, speech markup (SSML)
-    and LaTeX as the layout they stand for, a twice JSON-encoded reply decoded."""
+    and LaTeX as the layout they stand for, a twice JSON-encoded reply decoded, what only carries data gone
+    (subtitle timings, code typed at a prompt, log prefixes: `data_text.carried_off`)."""
     reply = reply.lstrip("\ufeff")
     if "<" in reply or "[/INST]" in reply:
         reply = _own_turn(reply)
@@ -266,6 +269,7 @@ def own_text(reply: str) -> str:
         reply = _SPEECH_TAG.sub(_spoken, _SPOKEN_EMPHASIS.sub(r"**\1**", reply))
     if looks_like_latex(reply):
         reply = as_markdown(reply)
+    reply = carried_off(reply)
     return _unescaped(reply) if "\\" in reply else reply
 
 
@@ -448,6 +452,8 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
         reply = reply[-MAX_CHARS:]
     if "．" in reply:
         reply = _WIDE_NUMBER.sub(r"\1. ", reply)
+    if _CIRCLED.search(reply):
+        reply = _CIRCLED.sub(r"\1- ", reply)
     text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply) if fold else reply)
     if unfinished:
         return Reading((), True, False, ())
@@ -461,6 +467,8 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     if _cut_off_json(text):
         return Reading((), True, False, ())
     text = _unwrap_json(text)  # JSON before quotes are folded: a curly quote may sit in a value
+    if ":" in text or "=" in text or "," in text or "(" in text:
+        text = _as_data(text)
     if "<" in text:
         text = _LINE_TAG.sub(lambda m: "\n- " if m[0].lower().startswith("<li") else "\n", text)
         text = _TAG.sub(lambda m: _field(m[1], m[2]), _INLINE_TAG.sub("", text))
@@ -472,6 +480,33 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     lines = _once(tuple(line for raw in (text.translate(QUOTES) if fold else text).split("\n") if (line := _line(raw))))
     joined = "\n".join(line.text for line in lines).translate(QUOTES)
     return Reading(lines, False, _REFUSAL.search(joined) is not None, abstention_ends(joined))
+
+
+def _as_data(text: str) -> str:
+    """`text` with each paragraph or line that is data (`data_text`) as its field lines or table rows."""
+    out = []
+    for paragraph, value in paragraphs(text):
+        if value is not None:
+            out.append("".join(_data_lines(value)))
+        else:
+            out.append(
+                "\n".join(
+                    "".join(_data_lines(v)) if (v := _line_data(line)) is not None else line
+                    for line in paragraph.split("\n")
+                )
+            )
+    return "".join(out)
+
+
+def _line_data(line: str) -> object | None:
+    return line_value(line) if "=" in line or "(" in line or line.lstrip()[:1] in "[{'\"" else None
+
+
+def _data_lines(value: object) -> list[str]:
+    """A value's field lines; a plain sequence (a printed tuple) is one table row."""
+    if isinstance(value, list | tuple) and value and _plain(list(value)):
+        return ["\n| " + " | ".join("" if v is None else str(v) for v in value) + " |\n"]
+    return _json_lines(list(value) if isinstance(value, tuple) else value)
 
 
 def _fenced(text: str, fence: re.Pattern[str], read: Callable[[str], str]) -> str:

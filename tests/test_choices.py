@@ -40,7 +40,8 @@ def _other_scripts_swaps() -> dict[str, str]:
 
 _OTHER_SWAPS = _other_scripts_swaps()
 _SWAPS.update(_OTHER_SWAPS)
-_LATIN = r"[^\W\d_\u2e80-\u9fff]"
+# a letter a choice's letter cannot touch (a CJK or Hangul one can: "A가", with the subject's particle)
+_LATIN = r"[^\W\d_\u2e80-\u9fff\uac00-\ud7af]"
 _LETTER_OR_ORDINAL = re.compile(
     rf"(?<!{_LATIN})(?:[ABab]|first|second|1st|2nd|former|latter|kwanza|pili|farko|biyu)(?!{_LATIN})|第一|第二"
     rf"|الف|[{''.join(letter for letter in _OTHER_SWAPS if len(letter) == 1)}]"

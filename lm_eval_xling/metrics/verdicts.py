@@ -58,7 +58,7 @@ _YES_NO = {
     **dict.fromkeys(("no", "nein", "non", "não", "нет", "hayır", "hapana", "否", "不对", "いいえ", "아니요"), 0.0),
 }
 _OPENING = re.compile(r"\s*([^\s.,!;:。，！]+)[ \t]*[.,!;:。，！\n]")  # "No." opening a reply
-_ONE_AS_PRONOUN = re.compile(r"(?i)\b(?:the|next|this|that|another|any|each|every|which|no)\s+$")
+_ONE_AS_PRONOUN = re.compile(r"(?i)\b(?:the|next|this|that|another|any|each|every|which|no|on)\s+$")
 # the judge prompt's first and last headings ("## Question" ... "## Your Judgement (correct/incorrect)")
 _PROMPT_START = re.compile(r"(?i)question[ \t]*:?")
 _PROMPT_END = re.compile(r"(?i)your[ \t]+judge?ment\b")
@@ -97,7 +97,8 @@ _BOOLEAN_FIELD = re.compile(
 )
 _GOLD_PHRASE = re.compile(rf"(?i)(?<![^\W\d_])(?:{every('answer')})$")  # a verdict phrase ending in "answer"
 _COPULA = re.compile(r"(?i)[ \t]*(?:[:=]|(?:is|was|est|était|es|era|ist|war|é|è|ni|to|это|—)(?![^\W\d_]))")
-_ASKED = re.compile(rf"(?i)(?P<q>{_NEGATIVE}|{_POSITIVE})\?[ \t\n]*(?P<a>yes|no)\b")  # "Is it correct? No."
+# "Is it correct? No.", "Q: So is it correct?\nA: Yes - ..."
+_ASKED = re.compile(rf"(?i)(?P<q>{_NEGATIVE}|{_POSITIVE})\?[ \t\n]*(?:[^\W\d_]{{1,12}}[ \t]*:[ \t]*)?(?P<a>yes|no)\b")
 # a 1 or 0 given as the verdict (1 correct, 0 incorrect, as a label would read): after a label ("Verdict: 1"), a dash
 # ("Нийса ду — 1. ...") or a sentence's end closing the reply ("... Hakuna noma. 1"), or opening it before a dash
 _DIGIT_VERDICT = re.compile(
@@ -330,7 +331,8 @@ _SCALE = re.compile(
 )
 _RANGE = re.compile(
     r"(?<![\d.])\d(?:\.\d)?\s*(?:-|–|to|\s+or\s+(?:a\s+)?)\s*\d(?:\.\d)?(?![\d.])"
-)  # "3-4", "a 2 or a 3"
+    r"|(?<=[Bb]etween )\d(?:\.\d)?\s+and\s+\d"
+)  # "3-4", "a 2 or a 3", "between 2 and 3"
 _SCORES = re.compile(
     rf"(?i)(?<![\d.]){_NUMBER}\s*(?:/|{_OUT_OF})\s*(?P<d>\d+)(?!\.?\d)(?!{_NOUN_NEXT})"  # 4/5
     r"|\b(?:score|rating|rate|rated|grade|graded|judge?ment|verdict|give|gives|given|assign|assigned|award|awarded"
@@ -387,7 +389,7 @@ _AS_SCORE = (
     (
         re.compile(
             rf"(?m)(?:^|(?<=[.!?][ \t])|(?<=[。！？]))[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))"
-            r"[^\W\d_][^\s\d:：៖*]{1,20}(?:[ \t]+[^\s\d:：៖*]{1,20}){0,2}"
+            r"[^\W\d_][^\s\d:：៖*]{0,20}(?:[ \t]+[^\s\d:：៖*]{1,20}){0,2}"
             r"[ \t*]*[:：៖][ \t*]*"
             r"(?=\d(?:\.5)?(?:[ \t]*(?:$|[^\w\s]|分|点|點|점)|[ \t]+[^\W\d_]{1,8}[ \t]*[.!。]?[ \t]*$))"
         ),

@@ -53,6 +53,7 @@ from lm_eval_xling.replies import (
     TAKEN_BACK,
     TERMINALS,
     TICKS,
+    Line,
     abstention_ends,
     read_reply,
 )
@@ -135,9 +136,10 @@ _SENTENCE_END = re.compile(
     rf"|[{re.escape(OTHER_TERMINALS)}][ \t]*"
 )
 # initials in a script without capitals: two or more short words, each with a full stop ("ए. पी. जे.", "ಕೆ. ವಿ.")
-_INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.[ \t]+){2,}")
+_INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.(?:[ \t]+|(?=[^\x00-\u024f\s.()\[\]]))){2,}")
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
+_LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W_]+")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
 # emoji before a name, and from the first after it on ("🏏 Virat Kohli 🏏🔥", "манас 💯 кыргыздын улуу эпосу")
@@ -190,6 +192,9 @@ _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
 _GLOSS = re.compile(rf"(?:[ \t]+|(?<=[{CJK}]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)")
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 # a label of one word before a reply's only answer, in any language: "TL;DR: Toussaint Louverture", "ⵜⴰⵔⵉⵔⵉⵜ: ⴷⵉⵀⵢⴰ"
+_ANSWER_KEY = re.compile(r"(?i)(?:final[ _]?)?(?:answer|entity|value|name)")
+# a data key opening an answer ("answer:" over "value: Garba" in TOML): no part of it
+_DATA_KEY = re.compile(r"(?i)^[ \t]*(?:value|text|name|entity|result)[ \t]*:[ \t]*(?=\S)")
 _LEAD_LABEL = re.compile(r"^[ \t]*[^\s:：]{1,20}[:：][ \t]+(?=\S)")
 # a clause of small-letter words (the first may open the sentence) before a name that ends it, in any language
 # written in capitals, two of its words of four letters or more: "el egaba heya Umm Kulthum" (not "Jean de la
@@ -323,6 +328,7 @@ def _clean(segment: str) -> str | None:
     closed = segment.find(">")
     segment = segment[:closed] if closed >= 0 else _first_sentence(_OPTION_NUMBER.sub("", segment, count=1))
     segment = _CLAUSE_BREAK.split(segment, 1)[0]  # "X huwa Jean de la Valette; il-belt kapitali Y hija ..."
+    segment = _DATA_KEY.sub("", segment, count=1)
     if abstention_ends(segment) or _ALTERNATIVES.search(segment):
         return None
     if quoted := _QUOTED_TITLE.match(segment.strip()):
@@ -467,7 +473,7 @@ def _closing_label(text: str, alone: re.Pattern[str]) -> str | None:
     closing = _CLOSING_LABEL.match(text, text.rfind("\n"))
     if not closing or alone.search(closing["label"]) or not (name := _clean(closing["name"])) or alone.search(name):
         return None
-    return name if len(name.split()) <= 6 else None
+    return name if len(name.split()) <= 6 and _LETTER.search(name) else None  # ("confidence: 0.5" is no name)
 
 
 def _opening_name(text: str, alone: re.Pattern[str]) -> str | None:
@@ -532,13 +538,22 @@ def _next_item(text: str, question: str | None) -> int | None:
     return None
 
 
+def _offered_values(line: Line) -> str:
+    """A line as read; a data field giving its one answer several values ("answer: [Accra, Kumasi]") offers them as
+    alternatives."""
+    if line.kind == "field" and len(line.values) > 1 and _ANSWER_KEY.fullmatch(line.text.partition(": ")[0]):
+        return f"{line.text.partition(': ')[0]}: either {' or '.join(line.values)}"
+    return line.text
+
+
 def _read(text: str, question: str | None, variables: tuple[str, ...]) -> tuple[str, list[str]] | None:
     """The reply as the shared reader reads it, up to a next item it writes itself, with placeholders and
     line-ending leads mended, and its bold runs; None when an unclosed reasoning block gave no answer."""
     reading = read_reply(text)
     if reading.unfinished:
         return None
-    text = _LATEX_TEXT.sub(r"\1", reading.text) if "\\" in reading.text else reading.text
+    text = "\n".join(map(_offered_values, reading.lines))
+    text = _LATEX_TEXT.sub(r"\1", text) if "\\" in text else text
     if (turn := _next_item(text, question)) is not None:
         text = text[:turn]  # a base model that wrote the next question itself
     text = _BOXED.sub(r"\nFinal answer: \1\n", text) if "boxed" in text else text

@@ -292,8 +292,9 @@ def _turned(line: str, pieces: list[tuple[list[str], str | None]]) -> list[tuple
 
 def lists_start(reply: str) -> int | None:
     """Where the reply's last stated lists begin (the earlier of the last New and the last Inferable heading), None
-    where it states none: what a reply quotes before its lists is its deliberation ('"X" -> same', 'is "Y" inferable?'),
-    not its answer; what follows them may still correct them."""
+    where it states no New list (an Inferable list alone: the new spans are labelled before it): what a reply
+    quotes before its lists is its deliberation ('"X" -> same', 'is "Y" inferable?'), not its answer; what follows
+    them may still correct them."""
     last: dict[str, int] = {}
     offset = 0
     for line in reply.splitlines(keepends=True):
@@ -303,7 +304,7 @@ def lists_start(reply: str) -> int | None:
             if label and label.lastgroup in (NEW, INF):
                 last[label.lastgroup] = offset
         offset += len(line)
-    return min(last.values()) if last else None
+    return min(last.values()) if NEW in last else None
 
 
 def _split(found: dict[str, str], span: str, label: str) -> None:

@@ -139,7 +139,10 @@ _SPAN_COLUMN = {"span", "spans", "text", "phrase", "segment", "fragment", "fragm
                 "अंश", "पाठ", "target span", "target text", "word", "words", "item", "entry", "value",
                 "sentence"}  # fmt: skip
 _LABEL_COLUMN = {"label", "labels", "category", "type", "class", "classification", "tag", "etiqueta", "categoría",
-                 "tipo", "标签", "类别", "类型", "लेबल", "श्रेणी", "प्रकार"}  # fmt: skip
+                 "tipo", "标签", "类别", "类型", "लेबल", "श्रेणी", "प्रकार", "kind", "new label", "to"}  # fmt: skip
+_RECORD = 6  # fields after a span field searched for its label
+_NOTE_KEYS = {"reason", "note", "notes", "comment", "comments", "explanation", "rationale", "why", "justification"}
+_WAS = {"old", "from", "was", "previous", "before", "old label"}  # keys of what a relabelling replaces
 
 
 Piece = tuple[tuple[str, ...], ...]  # the readings of one piece of a list, each a tuple of spans, best first
@@ -183,6 +186,8 @@ def _heading(line: Line) -> tuple[str, str] | None:
     text = _HEAD_LEAD.sub("", line.text)
     colon = _COLON.search(text[: _HEAD_MAX + 1])
     head, rest = (text[: colon.start()], text[colon.end() :]) if colon else (text, "")
+    if line.kind == "field" and head.lower() in _LABEL_COLUMN | _WAS | _NOTE_KEYS:
+        return None  # a record's label ("new label: new"), not a list
     words = _words(head.rstrip("])） "))
     if words is None or _label_of(words) is None and ("(" in head or "[" in head):
         # an aside ("नव सूचना (स्रोत मे नहि अछि):", "New information [6 marks]"), or a label in words the reader
@@ -200,6 +205,8 @@ def _heading(line: Line) -> tuple[str, str] | None:
         label = _label_of(words[1:])
         return (label, "none") if label in (NEW, INF) and len(set(words) & {"new", "inferable"}) < 2 else None
     label = _label_of(words) if words else None
+    if label and rest.strip().isdigit():
+        return None  # "new=2": a count of the spans, no list
     return (label, rest.strip()) if label else None
 
 
@@ -277,12 +284,13 @@ def _table(rows: list[Line]) -> list[tuple[str, str]]:
     label_at = next((i for i, c in enumerate(header) if c in _LABEL_COLUMN), None)
     out = []
     for cells in table[1:] if named else table:
+        at = span_at if named else next((i for i, c in enumerate(cells) if c and not _cell_label(c)), 0)
         if label_at is not None:
             label = _cell_label(cells[label_at]) if label_at < len(cells) else None
-        else:
-            label = next((lab for i, c in enumerate(cells) if i != span_at and (lab := _cell_label(c))), None)
-        if label in (NEW, INF) and span_at < len(cells):
-            out.append((label, cells[span_at]))
+        else:  # (without a header: the cell that is a label and the first that is not, in either order)
+            label = next((lab for i, c in enumerate(cells) if i != at and (lab := _cell_label(c))), None)
+        if label in (NEW, INF) and at < len(cells):
+            out.append((label, cells[at]))
     return out
 
 
@@ -367,8 +375,11 @@ def read_span_lists(reply: object) -> SpanReading:
             continue
         if head:
             close()
+            # a label stated again right after its own list adds to it ("NEW: a" / "NEW: b", one per cue of a
+            # subtitle); after another list or prose it states the list anew
+            again = head[0] == current and head[0] in stated
             current, rest = head
-            entries, saw_items = [], line.kind == "item" and bool(rest)  # "+ New: X": a list of labelled items
+            entries, saw_items = stated[current] if again else [], line.kind == "item" and bool(rest)
             one_line = bool(rest)  # "inferable: la capital de España": its list on its line, prose may follow
             quoted_items += rest.lstrip(" \t*_").startswith('"')  # "Ny information: "..."": a span quoted
             if current in (NEW, INF) and (rest or line.values or len(lines) > 1):  # "new" alone names no span
@@ -385,12 +396,17 @@ def read_span_lists(reply: object) -> SpanReading:
             continue
         if line.kind == "field":  # structured output: a span key's value is a span, other keys are not
             key, _, value = line.text.partition(": ")
-            if key.lower() not in _LABEL_COLUMN and not _cell_label(key) and (label := _cell_label(value)):
+            if key.lower() in _NOTE_KEYS:
+                continue
+            if key.lower() not in _LABEL_COLUMN | _WAS and not _cell_label(key) and (label := _cell_label(value)):
                 add(label, _readings(key))  # {"reaching a record high": "new"}: a span mapped to its label
                 found.readable = True
             elif key.lower() in _SPAN_COLUMN:
                 label = _paired_label(lines, i) or current
-                add(label, _readings(value))
+                pieces = _readings(value)
+                for other in {NEW, INF} - {label}:  # a later record of the span relabels it
+                    labelled[other] = [piece for piece in labelled[other] if piece != pieces]
+                add(label, pieces)
                 found.readable = found.readable or label is not None
             continue
         inline = _inline_label(line.text) if line.kind in ("item", "text") else None
@@ -414,7 +430,7 @@ def read_span_lists(reply: object) -> SpanReading:
             entries += _entries(line.text)
     close()
     rows = [line for line in lines if line.kind == "row"]
-    if rows and not found.readable:
+    if rows and not (found.readable and (any(stated.values()) or any(labelled.values()))):
         for label, entry in _table(rows):
             add(label, _readings(entry))
             found.readable = True
@@ -511,12 +527,17 @@ def _entries(text: str) -> list[Piece]:
 
 
 def _paired_label(lines: list[Line], i: int) -> str | None:
-    """The label of a span field from its neighbour: {"span": "...", "label": "new"} in either order."""
-    for j in (i + 1, i - 1):
-        if 0 <= j < len(lines) and lines[j].kind == "field":
-            key, _, value = lines[j].text.partition(": ")
-            if key.lower() in _LABEL_COLUMN:
-                return _cell_label(value) or SAME
+    """The label of a span field from its record: a label field after it, before the next span field
+    ({"span": "...", "confidence": 0.9, "label": "new"}), else right before it."""
+    for j in range(i + 1, min(len(lines), i + 1 + _RECORD)):
+        key, _, value = lines[j].text.partition(": ")
+        if lines[j].kind != "field" or key.lower() in _SPAN_COLUMN:
+            break  # the record ends, or the next one starts
+        if key.lower() in _LABEL_COLUMN:
+            return _cell_label(value) or SAME
+    key, _, value = lines[i - 1].text.partition(": ") if i else ("", "", "")
+    if i and lines[i - 1].kind == "field" and key.lower() in _LABEL_COLUMN:
+        return _cell_label(value) or SAME
     return None
 
 

@@ -196,13 +196,24 @@ _REVISED = re.compile(rf"\b{_REVISING}\b[^:：\n]{{0,200}}[:：][ \t]*")
 # an alternative's label ("Option 2:", "Formal (Sie):", "Casual:", "Literal:"), and a stated choice between them
 _OPTION = re.compile(
     r"(?i)^#|^(?:option|version|variant|alternative|opción|variante)?[ \t]*(?:\d|[ab]\b|[c-h]$)"
-    r"|^(?:formal|informal|casual|polite|literal|natural|idiomatic|neutral|colloquial|standard)\b"
-)
+    r"|^(?:[^\W\d_]+[ \t]*\()?(?:formal|informal|casual|polite|literal|natural|idiomatic|neutral|colloquial|standard)\b"
+)  # "Option 2", "b", "Formal", "Krama (polite)"
 _CHOICE = re.compile(
     r"(?i)\b(?:recommend\w*|prefer\w*|suggest\w*|go with|more natural|most natural|sounds better|is better|best"
     r"|better (?:choice|option|fit)|would use|I'd use|use the|choose|pick)\b"
 )
+# a label over alternatives: "Two possible renderings:", "Options:"
+_OFFERS = re.compile(
+    r"(?i)\b(?:options?|alternatives?|renderings?|versions?|variants?|ways|choices|candidates|possible)\b"
+)
 _ORDINALS = (("first|former|1st", "1|a"), ("second|latter|2nd", "2|b"), ("third|3rd", "3|c"))  # words, numbers
+# a field of data that is no translation: a language code or pair ("ln", "en-sw"), a number, a flag
+_METADATA = re.compile(
+    r"(?i)[a-z]{1,3}(?:[ \t]*(?:[-_>→]|->)[ \t]*[a-z]{2,3})?|[\d.,%/ :-]+|true|false|yes|no|none|null"
+)
+# a field naming the choice among the fields before it, by key or by position: "selected=candidate_2", "preferred:
+# second"
+_CHOICE_KEY = re.compile(r"(?i)(?:chosen|selected|preferred|pick|picked|choice|best|use|final[ \t]+choice)")
 _SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
 _COLON = re.compile(r"[:：]|(?<=[^\W\d_])=(?=[^\s=])")  # "Translation:", "translation=..."
@@ -360,6 +371,8 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
     cjk = bool(source and _CJK.search(source)) or any(_CJK.search(line.text) for line in lines)
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
+        if line.kind == "field" and _field_choice(out, line.text) or line.kind == "field" and _metadata(line, source):
+            continue
         if line.kind == "row":
             if (cell := _row(line, source)) is not None:
                 out.append((_TICK if _TICK_AFTER.search(line.text) else "", cell))
@@ -375,8 +388,14 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             label = _TICK  # the choice marked; a label the line has follows it
         elif (tick := _TICK_AFTER.search(text)) and _LETTER.search(text, 0, tick.start()):
             label, text = _TICK, text[: tick.start()]  # the choice marked after it; what follows is said of it
-        if line.kind == "heading" and more and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40):
-            continue  # "### Translation", "## Hausa Translation"
+        labelled_heading = (colon := _COLON.search(text)) and text[colon.end() :].strip()
+        if (
+            line.kind == "heading"
+            and more
+            and not labelled_heading
+            and (_LABEL_WORDS.fullmatch(text.rstrip(":：")) or len(text) < 40)
+        ):
+            continue  # "### Translation", "## Hausa Translation" (not "# Answer: ...", a comment in code)
         if _ASIDE.match(text) or cjk and len(_TONE_MARKED.findall(text)) >= 2 and not _NOT_PINYIN.search(text) and more:
             continue  # "Pinyin: ...", "(Literally: ...)", "Back-translation: ...", "Běijīng jīntiān ..."
         if (
@@ -392,7 +411,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
             text = _LEAD_SYMBOLS.sub("", text)
             if not text and _TRANSLATION_LABEL.search(label):
                 announced = label
-            elif not text and not _META.search(label):  # ("Possible translations:" lists alternatives)
+            elif not text and not _META.search(label) and not _OFFERS.search(label):  # ("Options:" lists alternatives)
                 section = label
             if _ORIGINAL.match(label) or not text or len(label) > 2 and _negated_label().match(label):
                 continue  # "Source: ...", "Not this: ..." (not "NO:", Norwegian's code)
@@ -412,6 +431,31 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
         out.append((label or announced, _named(line, text, source)))
         announced = ""
     return out
+
+
+def _metadata(field: Line, source: str | None) -> bool:
+    """Whether a field of data holds no translation: a code, a number, a flag, a word labels are made of ("task:
+    translation"), where the source is longer."""
+    value = field.text.partition(": ")[2].strip().strip("\"'")
+    longer = source is not None and len(source.strip()) > len(value)
+    return longer and bool(_METADATA.fullmatch(value) or _LABEL_WORDS.fullmatch(value))
+
+
+def _field_choice(out: list[tuple[str, str]], field: str) -> bool:
+    """A field that names the chosen one of the fields before it ("selected: candidate 2" after "candidate 2: ...",
+    "preferred: second"): that one is ticked as the choice."""
+    key, _, value = field.partition(": ")
+    if not _CHOICE_KEY.fullmatch(key.strip()):
+        return False
+    named = value.strip().lower().replace("_", " ")
+    at = next((i for i, (label, _) in enumerate(out) if label.lower() == named), None)
+    for position, (words, numbers) in enumerate(_ORDINALS):
+        if at is None and re.fullmatch(rf"(?:the[ \t]+)?(?:{words}|{numbers})(?:[ \t]+one)?", named):
+            at = position if position < len(out) else None
+    if at is None:
+        return False
+    out[at] = (_TICK + out[at][0], out[at][1])
+    return True
 
 
 def _announces(text: str, source: str | None) -> bool:
@@ -481,19 +525,14 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentence
             quoted = [i for i in options if (letters := _core_letters(candidates[i][1])) and letters in said]
             if len(quoted) == 1:
                 return quoted[0]  # one alternative restated: 'I'd go with "That's not my problem."'
-            if not _CHOICE.search(line.text):
+            if not (choices := list(_CHOICE.finditer(line.text))):
                 continue
             for i in options:  # an option named by its label word ("the formal version")
                 word = re.match(r"[^\W\d_]{3,}", candidates[i][0])
                 if word and re.search(rf"(?i)\b{re.escape(word[0])}\b", line.text) and not _OPTION.match(word[0] + "1"):
                     return i
-            for position, (words, numbers) in enumerate(_ORDINALS[: len(options)]):
-                named = (
-                    rf"\b(?:{words})\b|\((?:option\s*)?(?:{numbers})\)|\b(?:option|version|#)\s*(?:{numbers})\b"
-                    rf"|\bis\s+{position + 1}\b(?![.,]\d)"  # "The best choice is **2**"
-                )
-                if re.search(f"(?i){named}", line.text):
-                    return options[position]
+            if (position := _ordinal(line.text, choices[-1].start(), len(options))) is not None:
+                return options[position]
     if ticked := [i for i, (label, _) in enumerate(candidates) if label.startswith(_TICK)]:
         return ticked[-1]  # "✅ Hẽe: Y ro'ysã."
     if final := [i for i, (label, _) in enumerate(candidates) if _FINAL.search(label)]:
@@ -507,6 +546,22 @@ def _chosen(candidates: list[tuple[str, str]], lines: tuple[Line, ...], sentence
     if not labelled and len(options) > 1 and options[0] == 0 and not split:
         return -1  # alternatives offered, none chosen
     return labelled[0] if labelled else 0
+
+
+def _ordinal(text: str, choice: int, count: int) -> int | None:
+    """The position of the alternative `text` names by its ordinal ("the second", "(2)", "option 2"): the first
+    named after the choice at `choice` ("... the first sounds incomplete ... so go with the second"), else the last
+    named before it."""
+    named = []
+    for position, (words, numbers) in enumerate(_ORDINALS[:count]):
+        pattern = (
+            rf"(?i)\b(?:{words})\b|\((?:option\s*)?(?:{numbers})\)|\b(?:option|version|#)\s*(?:{numbers})\b"
+            rf"|\bis\s+{position + 1}\b(?![.,]\d)"  # "The best choice is **2**"
+        )
+        named += [(m.start(), position) for m in re.finditer(pattern, text)]
+    after = [found for found in named if found[0] >= choice]
+    before = [found for found in named if found[0] < choice]
+    return min(after)[1] if after else max(before)[1] if before else None
 
 
 def _revises(text: str) -> bool:
@@ -595,7 +650,7 @@ def _kept(lines: tuple[Line, ...], source: str | None, target: str | None) -> li
     """The candidates of `lines` written in the target's scripts and, where there are several, its language."""
     candidates = _candidates(lines, source)
     if candidates and (wanted := scripts(target)):
-        candidates = [candidate for candidate in candidates if _written_in(_ROMANISED.sub("", candidate[1]), wanted)]
+        candidates = [c for c in candidates if _written_in(_ROMANISED.sub("", _core(c[1])), wanted)]
     if len(candidates) > 1 and target:
         candidates = _in_target(candidates, source, target)
     return candidates
