@@ -66,6 +66,10 @@ CASES = (  # (reader, the piece repeated, call)
     ("parse_likert", "[result]\nscore = 4\n", parse_likert),
     ("parse_binary", "1\n00:00:01,000 --> 00:00:02,000\nCorrect.\n\n", parse_binary),
     ("clean_translation", 'candidate_1="Le chat." selected=candidate_1\n', lambda t: clean_translation(t, "A cat.")),
+    # round 20: labelled lines at the end of a trace, agent steps, sources after the answer
+    ("read_spans", 'új: "the canal"\n', lambda text: read_spans(text, TARGET)),
+    ("parse_binary", "Thought: x\nObservation: y\n", parse_binary),
+    ("clean_translation", "Le chat. [1]\nSources:\n[1] x\n", lambda t: clean_translation(t, "A cat.", "fr")),
 )
 SMALL, LARGE = 10_000, 1_000_000
 

@@ -39,6 +39,8 @@ MAX_CHARS = 50_000
 _REASONING = ("think", "thinking", "reasoning")
 # a reasoning block in tags, or in the plain lines a chat front end prints ("Thinking..." ... "...done thinking.")
 _OPEN = re.compile(rf"<(?:{'|'.join(_REASONING)})\s*>|^[ \t]*Thinking(?:\.\.\.|…)[ \t]*$", re.I | re.M)
+_AGENT_STEP = re.compile(r"(?im)^[ \t]*(?:thought|action(?:[ \t]+input)?|observation)[ \t]*:")  # ReAct's steps
+_AGENT_END = re.compile(r"(?im)^[ \t*#]*final[ \t]+answer\b")
 _CLOSE = re.compile(rf"</(?:{'|'.join(_REASONING)})\s*>|^[ \t]*(?:\.\.\.|…)?done thinking\.?[ \t]*$", re.I | re.M)
 # Unicode's sentence terminals, every script's ("." "?" "।" "۔" "።" "。" ...): the characters that can end a sentence
 TERMINALS = "".join(regex.findall(r"\p{Sentence_Terminal}", "".join(map(chr, range(0x20, 0x20000)))))
@@ -94,6 +96,13 @@ EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf\ufe0f"
 TICKS, CROSSES = "✓✔✅☑", "✗✘✖❌×☒"
 # kana, CJK ideographs and Hangul (a character-class body): scripts written without spaces between words
 CJK = "\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af"
+# the sources an answer cites, listed after it to the reply's end: "References:" then entries only ("[1] ...")
+_SOURCES = re.compile(
+    r"(?im)^[ \t#*]*(?:references|sources|bibliography|citations|works[ \t]+cited|fuentes|referencias|quellen"
+    r"|références|источники|джерела|参考文献|参考资料|来源|स्रोत|संदर्भ|rujukan|sumber|referensi|źródła|bronnen"
+    r"|kilder|källor|fonti|referências|fontes)[ \t*]*[:：]?[ \t*]*\n"
+    r"(?:[ \t]*(?:\[[^\]\n]{1,12}\]|【[^】\n]{1,12}】|\d{1,3}[.)]|[-*•])[^\n]*(?:\n|\Z))+\s*\Z"
+)
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|www\.|/)[^()\s]{0,500}\)")
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 _DIFF_FENCE = re.compile(r"(?im)^[ \t]*(?:```|~~~)[ \t]*(?:diff|patch)[ \t]*$")
@@ -253,7 +262,8 @@ def own_text(reply: str) -> str:
     (behind a chat template's tokens or written out as plain text; a completion's answer without the quiz items it
     went on to write), hard-wrapped text as running text, HTML entities as their characters, speech markup (SSML)
     and LaTeX as the layout they stand for, a twice JSON-encoded reply decoded, what only carries data gone
-    (subtitle timings, code typed at a prompt, log prefixes: `data_text.carried_off`)."""
+    (subtitle timings, code typed at a prompt, log prefixes: `data_text.carried_off`), the list of sources cited
+    after the answer."""
     reply = reply.lstrip("\ufeff")
     if "<" in reply or "[/INST]" in reply:
         reply = _own_turn(reply)
@@ -270,6 +280,8 @@ def own_text(reply: str) -> str:
     if looks_like_latex(reply):
         reply = as_markdown(reply)
     reply = carried_off(reply)
+    if "\n" in reply and (sources := _SOURCES.search(reply)):
+        reply = reply[: sources.start()]
     return _unescaped(reply) if "\\" in reply else reply
 
 
@@ -283,8 +295,10 @@ def _spoken(tag: re.Match[str]) -> str:
 
 def after_reasoning(reply: str) -> tuple[str, bool]:
     """What follows the last closed reasoning block of the model's own text (`own_text`), and whether an opened
-    block never closed."""
+    block never closed (or an agent's trace never reached its final answer)."""
     reply = own_text(reply)
+    if ":" in reply and len(_AGENT_STEP.findall(reply)) > 1 and not _AGENT_END.search(reply):
+        return reply, True  # an agent's trace (Thought / Action / Observation) cut off before its final answer
     if closing := list(_CLOSE.finditer(reply))[-1:]:
         return reply[closing[0].end() :], False
     if opening := _OPEN.search(reply):

@@ -112,7 +112,7 @@ _POLAR = re.compile(rf"{_NEGATIVE}|{_POSITIVE}|[{_YES_MARKS}]|[{_NO_MARKS}]")
 # a judge that says it cannot judge: no verdict ("I cannot determine whether the answer is correct")
 _UNDECIDED = re.compile(
     r"(?i)\b(?:can(?:no|')t|unable\s+to|not\s+(?:able|possible)\s+to|impossible\s+to)\s+(?:\w+\s+)?"
-    r"(?:determine|judge|tell|verify|assess|evaluate|decide|say|grade|mark|score|rate)\b"
+    r"(?:determine|judge|tell|verify|assess|evaluate|decide|say|grade|mark|score|rate|rule)\b"
 )
 # what marks a later verdict as a revision of an earlier one, not a contradiction ("Correct... wait ... So, incorrect.")
 _REVISION = re.compile(
@@ -129,6 +129,7 @@ _ATTRIBUTE = re.compile(
     r"|option|interpretation|identification|connection|link|track|guess)s?\b"
 )
 _SENTENCE_BREAK = re.compile(r"[.!?。！？\n]")
+_LABELLED = re.compile(r"[^\W\d_][^:：\n]{0,30}[:：][ \t]*\S[^\n]{0,60}")  # "Confidence: high": a whole line
 _GOLD_NAMING = re.compile(
     r"(?i)\b(?:correct|right|true|actual|accurate)\s+(?:answer|response|name|one|entity|rationale)s?\b"
     r"(?=(?:\s+\w+){0,5}?\s*(?:is|was|are|were|would|should|:|=)(?!\w))"
@@ -290,7 +291,7 @@ def _unfinished(text: str) -> bool:
     if not last or not (unicodedata.category(last)[0] in "LM" or last in ",、，") or "\u0e00" <= last <= "\u17ff":
         return False
     tail = _SENTENCE_BREAK.split(stripped)[-1]
-    return tail != stripped and _POLAR.search(tail) is None
+    return tail != stripped and _POLAR.search(tail) is None and not _LABELLED.fullmatch(tail.strip())
 
 
 def _last_verdict(text: str) -> float | None | bool:
@@ -322,7 +323,7 @@ _NOT_NOUNS = (
 # "out of" in the judges' languages: "4 von 5", "4 sur 5", "4 kati ya 5", "٤ من ٥", "4 dari 5", "trí as cúig"
 _OUT_OF = (
     r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van(?:\s+de)?|av|na|z|ze|από|מתוך|trên|จาก|از|sa"
-    r"|nínú|cikin|as)"
+    r"|nínú|cikin|as|з|із)"
 )
 _NOUN_NEXT = rf"[ \t]+(?!{_NOT_NOUNS})[^\W\d_]"
 _SCALE = re.compile(
@@ -339,7 +340,7 @@ _SCORES = re.compile(
     # "give" in the judges' languages: "Le doy un 3", "Je donne 4", "Ich gebe 4", "Даю 3", "3 veriyorum" (after)
     r"|doy|daría|donne|donnerais|attribue|gebe|vergebe|dou|daria|atribuo|do|darei|assegno|даю|ставлю|поставлю"
     r"|memberi|beri|cho|corresponds\s+to|equals|amounts\s+to"
-    r"|deserves|earns|merits|go\s+with|settle\s+on|revis(?:e|ed|ing)\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
+    r"|deserves|earns|merits|go\s+with|settle\s+on|majority|revis(?:e|ed|ing)\s+(?:it\s+)?to|change\s+(?:it\s+)?to|lower\s+(?:it\s+)?to"
     r"|raise\s+(?:it\s+)?to|on\s+reflection|on\s+second\s+thought|actually|make\s+(?:it|that)"
     r"|rather(?!\s+than)|instead(?!\s+of)"
     r"|so|thus|therefore|hence|overall|final(?:ly)?|it's|it\s+is|that's|put\s+(?:it|this)\s+at)\b[^\d\n]{0,25}?"
@@ -383,6 +384,7 @@ _AS_SCORE = (
     (re.compile(r"(?<![\d.])(\d(?:\.5)?)[ \t]*[分점](?![之钟鐘])"), r"Score: \1"),  # "打4分", "4점을 줍니다"
     (re.compile(r"(?m)^[ \t*]*(?=\d(?:\.5)?[ \t*]*\.?[ \t]*$)"), "Score: "),  # a number alone on its line
     (re.compile(r"⭐{1,5}"), lambda m: f"Score: {len(m[0])}"),
+    (re.compile(r"(★{1,4})[ \t]*(?:½|1⁄2)☆{0,4}"), lambda m: f"Score: {len(m[1])}.5"),  # "★★★★½"
     # a label of up to three words in any language before the number ("Bewertung: 4", "评分：4分", "अंक: 2।",
     # "Jemi bal: 5 (bäşden bäş)"), a number opening
     # the reply before a dash or colon ("3 — The rationale ...")

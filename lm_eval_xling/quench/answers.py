@@ -179,7 +179,8 @@ _VARIABLE_LEAD = (
 # a suffix after a name's apostrophe (Turkish, Azerbaijani: "Atatürk'tür", "Ankara'dır")
 _NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’][a-zçğıöşüə]{1,5}$")
 _COPULA_PREFIX = re.compile(r"(?:ngu|ngo|ngi|ng'|yi-?)")  # Zulu, Xhosa, Ndebele, Swati: "nguNelson Mandela"
-_FOOTNOTE = re.compile(r"(?:\[\d{1,3}\])+(?=\W*$)")  # "Skënderbeu[1]": a citation mark, not the name's
+# "Skënderbeu[1]", "甘肃省【2】", "Kano¹": a citation mark, not the name's
+_FOOTNOTE = re.compile(r"(?:\[(?:doc[ \t]*)?\d{1,3}\]|【\d{1,3}】|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)+(?=\W*$)")
 # "3. Sachin Tendulkar": the number of a listed option
 _OPTION_NUMBER = re.compile(r"^[ \t]*\d{1,2}[.)][ \t]+(?=[^\W\d_])")
 _BRACKETED = re.compile(r"\[([^\[\]]+)\]")

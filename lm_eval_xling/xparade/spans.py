@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lm_eval_xling.replies import EMOJI, PARAGRAPH, Line, read_reply
+from lm_eval_xling.replies import EMOJI, MAX_CHARS, PARAGRAPH, Line, read_reply
 from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, lists_start, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
@@ -96,6 +96,9 @@ _FINAL = re.compile(
     r"|अंतिम[ \t]+उत्तर)(?:[^\w\n]*$|[ \t*]*[:：][ \t*]*)"
 )
 _QUOTED = re.compile(r'"([^"\n]{1,1000})"')
+_LABELLED_LINE = re.compile(r"^[ \t>*-]*[^\W\d_][^:：\n\"“«「]{0,30}[:：][ \t]*\S")  # "label: ..." in any language
+_SENTENCE_LINE = re.compile(r"\S+(?:[ \t]+\S+){3,}[.!?。]")  # a sentence of four words or more
+_QUOTE_MARKS = re.compile(r"[\"“«「„]")
 _SEPARATORS = re.compile(r"\s*(?:[;；、]|,|\band\b|\by\b|和|及|और)\s*")  # between quoted spans
 _SPLIT = re.compile(r"[;；]|[ \t][/|][ \t]")  # between unquoted spans: "a; b", "a / b", "a | b"
 _COMMA = re.compile(r"[ \t]*[,，、][ \t]*")  # between unquoted spans, where the spans are no one span with a comma
@@ -417,7 +420,8 @@ def read_span_lists(reply: object) -> SpanReading:
         if current in (NEW, INF):
             if line.kind == "text" and _ASIDE_LINE.fullmatch(line.text):
                 continue  # "(The source says nothing of the trains.)": a comment on the list, not an item of it
-            if line.kind == "text" and (saw_items or one_line or quoted_items >= 2 and '"' not in line.text):
+            prose = quoted_items >= 2 or quoted_items and _SENTENCE_LINE.fullmatch(line.text)
+            if line.kind == "text" and (saw_items or one_line or prose and '"' not in line.text):
                 close()
                 current = None  # prose after a list, or unquoted where spans are quoted ("कोनो नहि।"), ends it
                 continue
@@ -570,6 +574,8 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply
     if isinstance(text, str) and (finals := list(_FINAL.finditer(text))) and text[finals[-1].end() :].strip():
         text = text[finals[-1].end() :]  # a draft before the final answer is no answer
+    if isinstance(text, str) and (start := _final_block(text)):
+        text = text[start:]  # a draft, a debate, a plan before the final labelled lists is no answer
     if isinstance(text, str) and text[text.rfind("\n") + 1 :].count('"') % 2:
         text = text[: _paragraph_start(text)]  # cut off inside a span: that paragraph (a list, a restatement) is lost
     reading = read_span_lists(text)
@@ -588,6 +594,28 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
             missed = [span for span in unmatched if len(unmatched) > _COMPARED or not any(f in span for f in found)]
             return quoted[0] + [s for s in missed if s in new], quoted[1] + [s for s in missed if s not in new], True
     return new, inf, reading.readable
+
+
+def _final_block(text: str) -> int | None:
+    """Where the reply's last block of labelled lists starts, where something stands before it: the first line
+    quoting a span in the last run of two or more lines of the form "label: ..." (in any language: "új: "..."" /
+    "kikövetkeztethető: ..."), counted from that line; a decision line before it ("Moderator: consensus.") is not
+    in it. None where there is no such block."""
+    if len(text) > MAX_CHARS:
+        return None  # (a runaway reply: read as it stands)
+    block, run, offset = None, None, 0
+    for line in text.splitlines(keepends=True):
+        if _LABELLED_LINE.match(line):
+            if run is None and _QUOTE_MARKS.search(line):
+                run = [offset, 0]
+            if run is not None:
+                run[1] += 1
+                if run[1] >= 2:
+                    block = run[0]
+        else:
+            run = None
+        offset += len(line)
+    return block or None
 
 
 def _paragraph_start(text: str) -> int:

@@ -150,7 +150,7 @@ _REVISIONS = 3  # the last revisions looked after for a translation (a search ea
 _BOXED = re.compile(r"\$*\\boxed\{(?:\\text\{)?([^{}\n]{1,1000})\}\}?\$*")  # "$$\boxed{\text{Wissen ist Macht.}}$$"
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
 _NOT_A_WORD = re.compile(r"[\W_]+")
-_QUESTION = re.compile(r"[?？]\s*$")
+_QUESTION = re.compile(r"[?？؟;՞፧]\s*$")  # a question's mark in any script (Greek's ";", Arabic's "؟")
 # lines that are no translation: romanisation, a back-translation, a gloss ("Pinyin: ...", "Literally: ...")
 _ASIDE = re.compile(
     r"(?i)^[(（]?(?:pinyin|romaji|r[oō]maji|romani[sz]ation|transliteration|transcription|pronunciation"
@@ -233,6 +233,8 @@ _NOTE = re.compile(
     r"the word|alternatively|注|注意|说明|nota|hinweis|anmerkung)\b.*)\s*$"
 )
 # a remark in brackets after the translation's end, where the source has none: "Maaloo taa'aa. (polite / plural; ...)"
+# citation marks closing the translation: "[1]", "[doc 2]", "【1】", "¹", "^2"
+_CITATIONS = re.compile(r"(?:[ \t]*(?:\[(?:doc[ \t]*)?\d{1,3}\]|【[^】\n]{1,12}】|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\^\d{1,3}))+[ \t]*$")
 _REMARK = re.compile(r"(?<=[.!?。！？।])[ \t]*(?:\([^()\n]*\)|（[^（）\n]*）)[ \t]*$")
 _BRACKETED_LINE = re.compile(r"\([^()\n]*\)[.。]?|（[^（）\n]*）[.。]?")  # a line that is an aside in brackets
 # what follows a quote opening the line, making it a note on the quote: a dash, a bracket, another sentence
@@ -705,6 +707,7 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     if source and "(" not in source and "（" not in source:
         text = _REMARK.sub("", text)
     text = text[:-_TAIL] + _TRAILING_EMOJI.sub("", text[-_TAIL:])  # (its end only: the search stays linear)
+    text = text[:-_TAIL] + _CITATIONS.sub("", text[-_TAIL:])
     text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", text)).strip())
     # talk about translating, also in what stands before a colon: "Before I translate: do you want ...?"
     said = text if _LABEL_WORDS.fullmatch(label) else f"{label} {text}"
