@@ -107,7 +107,7 @@ def line_value(line: str) -> object | None:
 def _sections(paragraph: str) -> object | None:
     try:
         return tomllib.loads(paragraph)
-    except (tomllib.TOMLDecodeError, ValueError):
+    except (ValueError, TypeError, OverflowError, RecursionError):  # (TOMLDecodeError is a ValueError)
         pass
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
@@ -127,8 +127,8 @@ def _listed(section: dict[str, str]) -> object:
 def _yaml(paragraph: str) -> object:
     try:
         return yaml.safe_load(paragraph)
-    except (yaml.YAMLError, RecursionError):
-        return None
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError):
+        return None  # (a value YAML reads as a date may be no date: "2026-13-45" raises ValueError)
 
 
 def _table(lines: list[str]) -> list[dict[str, str]] | None:

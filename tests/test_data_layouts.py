@@ -35,6 +35,8 @@ def test_what_only_carries_data_is_gone_and_data_is_read_as_fields() -> None:
         ("field", "confidence: 0.9"),
         ("field", "text: Abai"),
     ]
+    # data its parser cannot take is read as text: a value YAML reads as a date that is none
+    assert read_reply("answer:\n  when: 2026-13-45\n  who: Abai").text == "answer:\nwhen: 2026-13-45\nwho: Abai"
     # prose with an equals sign and Markdown lists of "key: value" items stay text
     assert read_reply("X = Abai Qunanbaiuly, Y = the Book of Words").lines[0].kind == "text"
     assert read_reply("- Shark: fish\n- Dolphin: mammal").lines[0].kind == "item"
