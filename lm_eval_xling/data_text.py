@@ -93,12 +93,13 @@ def document(paragraph: str) -> object | None:
 
 
 def line_value(line: str) -> object | None:
-    """The value a line holds where all of it is data: a call's arguments, a Python literal, `key=value` pairs."""
+    """The value a line holds where all of it is data: a call's arguments, a Python dict or tuple, `key=value`
+    pairs."""
     if "(" in line and _CALL.fullmatch(line):
         return _arguments(line.strip().rstrip(";"))
     if line.lstrip()[:1] in "[{('\"" and _LITERAL.fullmatch(line):
-        value = _literal(line.strip())
-        return value if isinstance(value, dict | list | tuple) and value else None
+        value = _literal(line.strip())  # (a list stays text: its quoted values are read as written, '["a", "b"]')
+        return value if isinstance(value, dict | tuple) and value else None
     if "=" in line and _PAIRS.fullmatch(line):
         return {m["key"]: _unquoted(m["value"]) for m in _ONE_PAIR.finditer(line)}
     return None

@@ -37,7 +37,9 @@ def test_what_only_carries_data_is_gone_and_data_is_read_as_fields() -> None:
     ]
     # data its parser cannot take is read as text: a value YAML reads as a date that is none
     assert read_reply("answer:\n  when: 2026-13-45\n  who: Abai").text == "answer:\nwhen: 2026-13-45\nwho: Abai"
-    # prose with an equals sign and Markdown lists of "key: value" items stay text
+    # a list stays text (its quoted values are read as written); prose with an equals sign and Markdown lists of
+    # "key: value" items too
+    assert read_reply('["who is 22", "studies law"]').text == '["who is 22", "studies law"]'
     assert read_reply("X = Abai Qunanbaiuly, Y = the Book of Words").lines[0].kind == "text"
     assert read_reply("- Shark: fish\n- Dolphin: mammal").lines[0].kind == "item"
 
@@ -98,6 +100,7 @@ WANTED = (["who is 22"], ["the University of"], True)
         "Result:\n('new', 'who is 22')\n('inferable', 'the University of')",
         'Line 1: covered.\nLine 2: NEW (confidence: 0.9) — "who is 22"\nLine 3: INFERABLE — "the University of"',
         "①「who is 22」 new\n②「the University of」 inferable",
+        'New:\n["who is 22"]\nInferable:\n["the University of"]',  # a list under its heading
     ],
 )
 def test_the_same_spans_written_as_data(reply: str) -> None:
