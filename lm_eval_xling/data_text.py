@@ -33,7 +33,6 @@ _LOG_PREFIX = re.compile(
     r"(?m)^[ \t]*\d{4}-\d\d-\d\d(?:[T ][\d:.,]{5,15}(?:Z|[+-]\d\d:?\d\d)?)?[ \t]+"
     r"(?:\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\]?:?[ \t]+)?"
 )
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _SECTION = re.compile(r"^[ \t]*\[[^\[\]\n]{1,60}\][ \t]*$")
 _COMMENT = re.compile(r"^[ \t]*[#;]")
 _ASSIGNMENT = re.compile(r"^[ \t]*[\w.\-]{1,40}[ \t]*=")
@@ -47,7 +46,7 @@ _PAIRS = re.compile(rf"(?:[A-Za-z_][\w\-]{{0,30}}[ \t]+)?{_PAIR}(?:[ \t,]+{_PAIR
 _ONE_PAIR = re.compile(r"(?P<key>[A-Za-z_][\w.\-]{0,40})[ \t]*=[ \t]*(?P<value>\"(?:[^\"\\\n]|\\.)*\"|'[^']*'|\S+)")
 _CALL = re.compile(r"[ \t]*[A-Za-z_][\w.]{0,60}\([^\n]{0,2000}\)[ \t;]*")
 _LITERAL = re.compile(r"[ \t]*(?:[\[{(].{0,2000}[\]})]|'[^'\n]{0,2000}'|\"[^\"\n]{0,2000}\")[ \t]*")
-MAX_PARAGRAPH = 20_000  # characters of a paragraph parsed as a document (a longer one is read as text)
+MAX_DOCUMENT = 20_000  # characters of a paragraph parsed as a document (a longer one is read as text)
 
 
 def carried_off(text: str) -> str:
@@ -59,20 +58,6 @@ def carried_off(text: str) -> str:
     if "Out" in text:
         text = _PROMPT_OUTPUT.sub("", text)
     return _LOG_PREFIX.sub("", text) if "-" in text else text
-
-
-def paragraphs(text: str) -> list[tuple[str, object | None]]:
-    """(paragraph, the value it holds as a document, or None) of each paragraph of `text`."""
-    out = []
-    at = 0
-    for gap in [*_PARAGRAPH.finditer(text), None]:
-        end = gap.start() if gap else len(text)
-        paragraph = text[at:end]
-        out.append((paragraph, document(paragraph) if len(paragraph) <= MAX_PARAGRAPH else None))
-        if gap:
-            out.append((gap[0], None))
-            at = gap.end()
-    return out
 
 
 def document(paragraph: str) -> object | None:

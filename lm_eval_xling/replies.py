@@ -24,12 +24,12 @@ import json
 import re
 import unicodedata
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import regex
 
-from lm_eval_xling.data_text import carried_off, line_value, paragraphs
+from lm_eval_xling.data_text import MAX_DOCUMENT, carried_off, document, line_value
 from lm_eval_xling.latex import as_markdown, looks_like_latex
 
 # 10 times what 1024 generated tokens hold: only runaway output is cut (a reasoning block longer than this loses
@@ -319,7 +319,7 @@ def _json_lines(value: object, key: str = "") -> list[str]:
     if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
         return [_field(key, "".join(_VALUES + ("" if v is None else str(v)) for v in value))]
     if value and isinstance(value, list) and all(isinstance(v, list) and len(v) > 1 and _plain(v) for v in value):
-        rows = ["| " + " | ".join("" if v is None else str(v) for v in row) + " |" for row in value]
+        rows = [_row(row) for row in value]
         return ([_field(key, "")] if key else []) + [f"\n{row}\n" for row in rows]
     if isinstance(value, str) and value.lstrip()[:1] == "{" and isinstance(parsed := _parse(value), dict):
         return _json_lines(parsed, key)  # a tool call's arguments, JSON in a string: '"{\\"verdict\\": ...}"'
@@ -332,6 +332,12 @@ def _json_lines(value: object, key: str = "") -> list[str]:
     if isinstance(value, str) and "\n" in value.strip():
         return ([_field(key, "")] if key else []) + [f"\n{value}\n"]  # a reply's body in a field: its own lines
     return [_field(key, "" if value is None else str(value))]
+
+
+def _row(cells: Sequence[object]) -> str:
+    """Cells as a Markdown table row ("| a | b |"), an empty cell for None: how JSON, CSV, box-drawn and printed
+    rows reach the line reader."""
+    return "| " + " | ".join("" if cell is None else str(cell) for cell in cells) + " |"
 
 
 def _plain(values: list) -> bool:
@@ -498,9 +504,10 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
 
 def _as_data(text: str) -> str:
     """`text` with each paragraph or line that is data (`data_text`) as its field lines or table rows."""
-    out = []
-    for paragraph, value in paragraphs(text):
-        if value is not None:
+    out, at = [], 0
+    for gap in [*PARAGRAPH.finditer(text), None]:
+        paragraph = text[at : gap.start() if gap else len(text)]
+        if len(paragraph) <= MAX_DOCUMENT and (value := document(paragraph)) is not None:
             out.append("".join(_data_lines(value)))
         else:
             out.append(
@@ -509,6 +516,9 @@ def _as_data(text: str) -> str:
                     for line in paragraph.split("\n")
                 )
             )
+        if gap:
+            out.append(gap[0])
+            at = gap.end()
     return "".join(out)
 
 
@@ -519,7 +529,7 @@ def _line_data(line: str) -> object | None:
 def _data_lines(value: object) -> list[str]:
     """A value's field lines; a plain sequence (a printed tuple) is one table row."""
     if isinstance(value, list | tuple) and value and _plain(list(value)):
-        return ["\n| " + " | ".join("" if v is None else str(v) for v in value) + " |\n"]
+        return [f"\n{_row(value)}\n"]
     return _json_lines(list(value) if isinstance(value, tuple) else value)
 
 
@@ -551,7 +561,7 @@ def _applied(diff: str) -> str:
 def _csv_rows(block: str) -> str:
     """CSV as table rows ("| a | b |"), its quoted cells whole; as written where it is no CSV."""
     try:
-        return "\n".join("| " + " | ".join(row) + " |" for row in csv.reader(block.strip().split("\n")) if row)
+        return "\n".join(_row(row) for row in csv.reader(block.strip().split("\n")) if row)
     except csv.Error:
         return block
 
@@ -575,10 +585,10 @@ def _box_rows(text: str) -> str:
             cells.pop()  # the bar closing the row (a row drawn without it keeps its last cell)
         if row is not None and _wraps(row, cells):
             row[:] = [f"{a} {b}".strip() for a, b in zip(row, cells, strict=True)]
-            out[-1] = "| " + " | ".join(row) + " |"
+            out[-1] = _row(row)
             continue
         row = cells
-        out.append("| " + " | ".join(cells) + " |")
+        out.append(_row(cells))
     return "\n".join(out)
 
 

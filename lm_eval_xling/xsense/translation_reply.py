@@ -373,7 +373,7 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
     cjk = bool(source and _CJK.search(source)) or any(_CJK.search(line.text) for line in lines)
     for i, line in enumerate(lines):
         more = i + 1 < len(lines)
-        if line.kind == "field" and _field_choice(out, line.text) or line.kind == "field" and _metadata(line, source):
+        if line.kind == "field" and (_field_choice(out, line.text) or _metadata(line, source)):
             continue
         if line.kind == "row":
             if (cell := _row(line, source)) is not None:
