@@ -70,6 +70,10 @@ CASES = (  # (reader, the piece repeated, call)
     ("read_spans", 'új: "the canal"\n', lambda text: read_spans(text, TARGET)),
     ("parse_binary", "Thought: x\nObservation: y\n", parse_binary),
     ("clean_translation", "Le chat. [1]\nSources:\n[1] x\n", lambda t: clean_translation(t, "A cat.", "fr")),
+    # round 21: quotes of others' words answered, closings, clauses, a letter's paragraphs
+    ("parse_binary", "> Ana wrote:\n> Correct.\n\nNot sure.\n", parse_binary),
+    ("read_spans", 'Lo nuevo es «the canal»; lo inferible es «x»?\n', lambda text: read_spans(text, TARGET)),
+    ("clean_translation", "Cher A,\n\nB.\n\n", lambda t: clean_translation(t, "Dear A,\n\nB.\n\nBest,\nC", "fr")),
 )
 SMALL, LARGE = 10_000, 1_000_000
 

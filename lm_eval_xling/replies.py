@@ -123,6 +123,12 @@ _SECTION = re.compile(r"^[ \t]*X{0,3}(?:IX|IV|V?I{0,3})(?<=[IVX])[.)][ \t]+(?![A
 _CIRCLED = re.compile(r"(?m)^([ \t]*)[\u2460-\u2473\u2776-\u2793][ \t]*")  # "①": a list item (NFKC makes "1" of it)
 _WIDE_NUMBER = re.compile(r"(?m)^([ \t]*[０-９]{1,3})．")  # "１．": a list number (NFKC would make "1.1987" of it)
 _QUOTE_MARK = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+# a letter's closing: a short line ending in a comma ("Kind regards,"), then one or two short lines (a name, a role)
+_NAME_WORD = r"[^\s.!?:;,\"«»“”„「」]"  # (no quote: a closing names no span)
+_CLOSING = regex.compile(
+    rf"\n[ \t]*[^\W\d_][^\n,.!?:;\"«»“”„「」]{{0,30}},[ \t]*\n"
+    rf"(?:[ \t]*[\p{{Lu}}\p{{Lo}}]{_NAME_WORD}{{0,20}}(?:[ \t]+{_NAME_WORD}{{1,20}}){{0,2}}[ \t]*(?:\n|$)){{1,2}}\s*$"
+)
 _TABLE_RULE = re.compile(r"[ \t|:+=\-]+")  # with "---" or "===" in it: "|---|", "+----+----+", "+====+"
 # a table drawn with box-drawing characters: its rules ("├──┼──┤") and the bars between its cells ("│ a │ b │")
 _BOX_RULE = re.compile(r"[ \t\u2500-\u257f]+")
@@ -134,7 +140,7 @@ _LITERAL_BACK = str.maketrans({"\ue210": "*", "\ue211": "_", "\ue212": "~"})
 _ESCAPED_EMPHASIS = re.compile(r"\\([*_~])")
 # Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
 _EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~")
-_STRUCK = re.compile(r"~~[^~\n]{1,500}?~~")
+_STRUCK = re.compile(r"(?<!\\)~~[^~\n]{1,500}?(?<!\\)~~")  # struck out: taken back ("~~B~~ A")
 _BLANKS = re.compile(r"[ \t]+")
 _SENTENCE_SPLIT = re.compile(rf"(?:(?<=[{re.escape(TERMINALS)}])|(?<=[{re.escape(TERMINALS)}][\"'”’»」』)]))[ \t]+")
 # Emphasised runs inside a line: bold (**x**, __x__) and italic (*x*, _x_), each bounded and within the line.
@@ -155,12 +161,14 @@ _ABSTAIN = re.compile(
     r"|\b(?:ich[ \t]+)?kann[ \t]+(?:ich[ \t]+)?(?:das[ \t]+)?nicht[ \t]+(?:entscheiden|sagen|beurteilen|bestimmen)\b)"
     r"|无法(?:确定|判断|决定|回答|选择)|不知道"
 )
-# what takes back what a reply stated, in the tasks' languages: "Actually, wait", "En realidad", "等一下", "Corrijo"
+# what takes back what a reply stated, in the tasks' languages: "Actually, wait", "En realidad", "等一下", "Corrijo";
+# and a forum post's later word on it ("EDIT:", "Update 2:")
 TAKEN_BACK = re.compile(
-    r"(?i)\b(?:wait|actually|on\s+second\s+thought|re-?check\w*|correction|hold\s+on|misread|re-?read\w*"
-    r"|reconsider\w*|on\s+reflection|revis\w+|en\s+realidad|corrijo|rectifico|en\s+fait|je\s+corrige|eigentlich"
-    r"|korrigiere|moment|na\s+verdade|in\s+realtà|correggo|на\s+самом\s+деле|исправл\w+|aslında|düzelt\w*"
-    r"|sebenarnya|ralat|thực\s+ra|khoan|bekle|subiri|kwa\s+kweli)\b|等一下|等等|其实|实际上|更正|修正|訂正|実は|잠깐|사실은"
+    r"(?i)(?:^|(?<=\s))(?:edit(?:ed)?|update[ds]?)(?:[ \t]*\d{1,2})?[ \t]*[:：]"
+    r"|\b(?:wait|actually|on\s+second\s+thought|re-?check\w*|correction|hold\s+on|misread|re-?read\w*"
+    r"|reconsider\w*|on\s+reflection|revis\w+|en\s+realidad|corri[jx]o|actualizaci[oó]n|rectifico|en\s+fait"
+    r"|je\s+corrige|eigentlich|korrigiere|moment|na\s+verdade|in\s+realtà|correggo|на\s+самом\s+деле|исправл\w+"
+    r"|aslında|düzelt\w*|संशोधित|sebenarnya|ralat|thực\s+ra|khoan|bekle|subiri|kwa\s+kweli)\b|等一下|等等|其实|实际上|更正|修正|訂正|実は|잠깐|사실은"
 )
 _REFUSAL = re.compile(
     r"(?i:\bI(?:'m|[ \t]+am)[ \t]+sorry,?[ \t]+but[ \t]+I[ \t]+(?:can(?:not|'t)|won't)\b"
@@ -215,16 +223,19 @@ def _own_turn(text: str) -> str:
 
 def _plain_turn(text: str) -> str:
     """The model's own turn where the reply opens with the chat written out as plain text: the first "Assistant:"
-    turn (after the echoed "System:" / "User:" turns), up to the next turn (a base model goes on to write them);
-    else the text."""
+    turn (after the echoed "System:" / "User:" turns), up to the next turn (a base model goes on to write them),
+    unless a later one revises it ("User: Are you sure? Assistant: Good catch. Revised answer: ..."): the last such
+    one; else the text."""
     turns = list(_ROLE_LINE.finditer(text))
     if text[: turns[0].start()].strip():
         return text  # the reply's own text first: the turns after it are the next ones, written by a base model
-    for i, turn in enumerate(turns):
-        if turn["role"].lower() == "assistant":
-            end = turns[i + 1].start() if i + 1 < len(turns) else len(text)
-            return text[turn.end() : end]
-    return text
+    own = [
+        text[turn.end() : turns[i + 1].start() if i + 1 < len(turns) else len(text)]
+        for i, turn in enumerate(turns)
+        if turn["role"].lower() == "assistant"
+    ]
+    revised = [turn for turn in own[1:] if TAKEN_BACK.search(turn)]
+    return revised[-1] if revised else own[0] if own else text
 
 
 def _continued(text: str) -> str:
@@ -262,8 +273,8 @@ def own_text(reply: str) -> str:
     (behind a chat template's tokens or written out as plain text; a completion's answer without the quiz items it
     went on to write), hard-wrapped text as running text, HTML entities as their characters, speech markup (SSML)
     and LaTeX as the layout they stand for, a twice JSON-encoded reply decoded, what only carries data gone
-    (subtitle timings, code typed at a prompt, log prefixes: `data_text.carried_off`), the list of sources cited
-    after the answer."""
+    (subtitle timings, code typed at a prompt, log prefixes: `data_text.carried_off`), text struck out, the list of
+    sources cited after the answer."""
     reply = reply.lstrip("\ufeff")
     if "<" in reply or "[/INST]" in reply:
         reply = _own_turn(reply)
@@ -280,9 +291,54 @@ def own_text(reply: str) -> str:
     if looks_like_latex(reply):
         reply = as_markdown(reply)
     reply = carried_off(reply)
+    if "~~" in reply:
+        reply = _STRUCK.sub("", reply)
     if "\n" in reply and (sources := _SOURCES.search(reply)):
         reply = reply[: sources.start()]
     return _unescaped(reply) if "\\" in reply else reply
+
+
+def own_words(reply: object) -> object:
+    """A reply less what a letter or a forum post wraps around the writer's own words: the block quotes of others'
+    words it answers (`_answered_quotes`) and a closing ("Regards,\nMarcus", "Yn gywir,\nY Beirniad": a short line
+    ending in a comma, then one or two short lines, at the end)."""
+    if not isinstance(reply, str):
+        return reply
+    if ">" in reply:
+        reply = _answered_quotes(reply)
+    end = max(0, len(reply) - 200)  # (a closing is short: its search stays linear)
+    if "," in reply[end:] and (closing := _CLOSING.search(reply, end)):
+        reply = reply[: closing.start()]
+    return reply
+
+
+def _answered_quotes(reply: str) -> str:
+    """The reply less the block quotes of others' words it answers (a forum post, an email reply, a review of
+    another annotator's list): a run of quoted lines that the reply's own lines follow, and that opens the reply,
+    follows a line introducing it ("Annotator B sent me this:", three words or more before a colon) or opens with
+    its attribution ("Ella wrote:"). A quote the reply ends on, or shows under a label ("Verdict:"), stays its own."""
+    lines = reply.splitlines()
+    quoted = [_QUOTE_MARK.match(line) is not None for line in lines]
+    own_after = [False] * (len(lines) + 1)  # whether an own line (not blank, not quoted) follows line i
+    for i in range(len(lines) - 1, -1, -1):
+        own_after[i] = own_after[i + 1] or not quoted[i] and bool(lines[i].strip())
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and quoted[j]:
+            j += 1
+        if j == i:
+            kept.append(lines[i])
+            i += 1
+            continue
+        before = next((line.rstrip(" *_") for line in reversed(kept) if line.strip()), None)
+        introduced = before is not None and before.endswith((":", "：")) and len(before.split()) >= 3
+        signed = j - i > 1 and lines[i].rstrip(" *_").endswith((":", "："))
+        if not ((before is None or introduced or signed) and own_after[j]):
+            kept += lines[i:j]
+        i = j
+    return "\n".join(kept)
 
 
 def _spoken(tag: re.Match[str]) -> str:
@@ -438,8 +494,6 @@ def _line(raw: str) -> Line | None:
         kind, raw = "row", " | ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
     elif "\t" in raw.strip() and len(cells := [cell.strip() for cell in raw.split("\t") if cell.strip()]) > 1:
         kind, raw = "row", " | ".join(cells)  # a row of tab-separated values
-    if "~~" in raw:
-        raw = _STRUCK.sub("", raw)  # struck out: taken back ("~~B~~ A")
     emphasis = tuple(_emphasis(raw))
     # (each substitution only where it has something to do: this runs on every line of every reply)
     text = _EMPHASIS.sub("", raw) if any(mark in raw for mark in "*_~") else raw

@@ -20,7 +20,16 @@ from collections import deque
 from pathlib import Path
 
 from lm_eval_xling.choice_words import alternation, every, negators, read_yaml
-from lm_eval_xling.replies import CROSSES, TAKEN_BACK, TERMINALS, TICKS, Line, ascii_digits, read_reply
+from lm_eval_xling.replies import (
+    CROSSES,
+    TAKEN_BACK,
+    TERMINALS,
+    TICKS,
+    Line,
+    ascii_digits,
+    own_words,
+    read_reply,
+)
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
 _WORD_NUMBERS = {
@@ -114,6 +123,11 @@ _UNDECIDED = re.compile(
     r"(?i)\b(?:can(?:no|')t|unable\s+to|not\s+(?:able|possible)\s+to|impossible\s+to)\s+(?:\w+\s+)?"
     r"(?:determine|judge|tell|verify|assess|evaluate|decide|say|grade|mark|score|rate|rule)\b"
 )
+# both verdicts joined as alternatives, in any language: "whether it is correct or wrong", "верен или грешен",
+# "richtig oder nicht": the question the judge leaves open, no verdict
+_EITHER = re.compile(
+    rf"(?i)(?:{_POSITIVE}|{_NEGATIVE})[ \t]+(?:{every('joint')})[ \t]+(?:{_POSITIVE}|{_NEGATIVE}|{negators()})(?!\w)"
+)
 # what marks a later verdict as a revision of an earlier one, not a contradiction ("Correct... wait ... So, incorrect.")
 _REVISION = re.compile(
     r"(?i)\b(?:wait|actually|no|so|thus|therefore|hence|however|but|on\s+second|re-?check|correction|hold\s+on"
@@ -175,7 +189,7 @@ def _polarity(word: str) -> float:
 def _read(reply: object) -> str | None:
     """The reply's text as read, or None when it gives no verdict: a refusal, reasoning never closed, a reply cut
     off where its verdict was to follow ("... so my judgement is")."""
-    reading = read_reply(reply)
+    reading = read_reply(own_words(reply))
     text = "\n".join(line.text for line in _this_item(reading.lines))
     if reading.unfinished or reading.refusal or _CUT_OFF.search(text) or not text:
         return None
@@ -210,6 +224,7 @@ def parse_binary(reply: object) -> float | None:
     if fields := list(_BOOLEAN_FIELD.finditer(text)):  # {"is_correct": false, "reason": "..."}
         return float((fields[-1]["value"].lower() in ("true", "yes", "1")) == (_polarity(fields[-1]["key"]) == 1.0))
     undecided = [m.end() for m in _UNDECIDED.finditer(text)] + [m.end() for m in re.finditer(every("doubt"), text)]
+    undecided += [m.end() for m in _EITHER.finditer(text)]
     undecided.sort()
     statements = [m for m in _STATEMENT.finditer(text) if not _names_gold(text, m)]
     if (asked := deque(_ASKED.finditer(text), maxlen=1)) and (
@@ -442,8 +457,11 @@ def parse_likert(reply: object) -> float | None:
     if last and not _SCALE_KEY.match(text, text.rfind("\n", 0, last.start()) + 1):  # not "max_score: 5"
         found.append((last.start("n"), last))
     found.sort(key=lambda f: f[0])
-    if not found and (alone := _LAST_SENTENCE_SCORE.search(text, max(0, len(text) - _LAST_SENTENCE_MAX))):
-        return _on_scale(float(alone["n"]))
+    alone = _LAST_SENTENCE_SCORE.search(text, max(0, len(text) - _LAST_SENTENCE_MAX))
+    if alone and found and found[-1][0] < alone.start("n"):
+        found = [] if TAKEN_BACK.search(text, found[-1][0], alone.start()) else found
+    if alone and not found:
+        return _on_scale(float(alone["n"]))  # none stated before, or one taken back: "EDIT: ... Lowering it to 3."
     if found:
         match = found[-1][1]
         if match.re is _STARS:

@@ -55,6 +55,7 @@ from lm_eval_xling.replies import (
     TICKS,
     Line,
     abstention_ends,
+    own_words,
     read_reply,
 )
 
@@ -177,7 +178,7 @@ _VARIABLE_LEAD = (
     r"|(?:[ \t]+(?:\p{{Ll}}\p{{M}}*){{1,6}})?[ \t]+)"
 )
 # a suffix after a name's apostrophe (Turkish, Azerbaijani: "Atatürk'tür", "Ankara'dır")
-_NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’][a-zçğıöşüə]{1,5}$")
+_NAME_SUFFIX = re.compile(r"(?<=[^\W\d_])['’](?!s$)[a-zçğıöşüə]{1,5}$")  # Turkish "Atatürk'ün"; not "Lord's"
 _COPULA_PREFIX = re.compile(r"(?:ngu|ngo|ngi|ng'|yi-?)")  # Zulu, Xhosa, Ndebele, Swati: "nguNelson Mandela"
 # "Skënderbeu[1]", "甘肃省【2】", "Kano¹": a citation mark, not the name's
 _FOOTNOTE = re.compile(r"(?:\[(?:doc[ \t]*)?\d{1,3}\]|【\d{1,3}】|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)+(?=\W*$)")
@@ -387,12 +388,12 @@ def _answer_noun() -> regex.Pattern[str]:
     # a small word: up to six small letters, or three of a script without capitals, and no negator ("उत्तर नहीं पता")
     small = (
         rf"[ \t]+(?!(?:{negators()})(?![\p{{L}}\p{{M}}]))"
-        r"(?:(?:\p{Ll}\p{M}*){1,6}|(?:\p{Lo}\p{M}*){1,3})"
+        r"(?:(?:\p{Ll}\p{M}*){1,6}|(?:(?!\p{Ethiopic})\p{Lo}\p{M}*){1,3})"  # (Ethiopic: a copula follows the name)
     )
     return regex.compile(
         rf"(?:{start}(?:(?:[^\s.!?।。]+[ \t]+){{0,3}}?|[\u3040-\u30ff\u4e00-\u9fff、，,]{{0,8}}?){noun}"
         r"(?:[ \t]*\([^()\n]{1,20}\))?"  # "उत्तर (Answer):"
-        r"(?:[ \t]*[:：—–፡፥፦=]|[ \t]+-(?=[ \t])|(?:[ \t]+[^\s:：.!?।。]{1,12}){1,3}[ \t]*[:：]"  # "Eyano ya solo:"
+        r"(?:[ \t]*[:：—–፡፥፦=]|[ \t]+-(?=[ \t])|(?:[ \t]+[^\s:：.!?।。]{1,12}){1,3}[ \t]*[:：՝]"  # "Eyano ya solo:"
         rf"|(?:{small}){{1,2}}?(?={_PAUSE}?[ \t]+(?:\p{{Lu}}|\p{{Lo}}|\d|\"))"
         r"|[ \t]+[\p{Latin}\p{Cyrillic}\p{Greek}]{1,4}(?=[ \t:：])[ \t]*[:：—–]?"
         r"|(?<=[\u4e00-\u9fff])[是为]|(?<=[\u3040-\u30ff\u4e00-\u9fff])は"
@@ -550,7 +551,7 @@ def _offered_values(line: Line) -> str:
 def _read(text: str, question: str | None, variables: tuple[str, ...]) -> tuple[str, list[str]] | None:
     """The reply as the shared reader reads it, up to a next item it writes itself, with placeholders and
     line-ending leads mended, and its bold runs; None when an unclosed reasoning block gave no answer."""
-    reading = read_reply(text)
+    reading = read_reply(own_words(text))
     if reading.unfinished:
         return None
     text = "\n".join(map(_offered_values, reading.lines))

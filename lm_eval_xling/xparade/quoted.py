@@ -36,7 +36,7 @@ _LABELS = (
     (
         INF,
         r"inferable|inferrable|inferred|infer|inf|inferible|inferibles|inferido|inferida|deducible|deduced|derivable"
-        r"|implied|implicit|can be inferred|follows from|अनुमान\w*",
+        r"|implied|implicit|can be inferred|follows from|inferir\w*|अनुमान\w*|अनुमेय",
         r"可推断|推断|可推理|可推导|隐含",
     ),
     (SAME, r"same|shared|equivalent|igual|mismo|misma|समान", r"相同|一致"),
@@ -97,13 +97,15 @@ _SEPARATORS = re.compile(r"(?<!\s)\s*(?:=>|->|→|⇒|▸|\t|;;|\s\|\s|\||;|,|:|
 _SPLIT = re.compile(r"(?<!\s)\s*(?:;;?|；)\s*")  # between spans on one line
 _FRAME = re.compile(r"^[\s\-*•·>#☑☐]*(?:(?:\d{1,3}|[a-z])[.)]\s+|[（(]\d{1,2}[)）]\s*)?")  # list marks, numbering
 # a comment in parentheses after a span, quoting what it is inferred from: '此前...三万人（由"创下历史新高"可推知）'
-_QUOTING_ASIDE = re.compile(r"(?<=\S)[ \t]*[(（][^()（）\n\"“”„«»「『]{0,100}[\"“„«「『][^()（）\n]{0,300}[)）]")
+# (a quote alone in brackets is a span named: 'the altitude ("a 2.430 metros")')
+_QUOTING_ASIDE = re.compile(r"(?<=\S)[ \t]*[(（][^()（）\n\"“”„«»「『]{1,100}[\"“„«「『][^()（）\n]{0,300}[)）]")
 _OFFSETS = re.compile(r"(?i)[\[(]\s*(?:chars?\s*)?\d+\s*[-–:]\s*\d+\s*[\])]:?|\bchars?\s+\d+\s*[-–]\s*\d+\s*:?")
 _GLOSS = re.compile(r"(?<!\s)\s*(?:\([^()\n]*\)|（[^（）\n]*）|\s[-–—]\s.*)$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
 _LEAD = re.compile(r"^[\s^(（\[,;|:=>→—–*_-]*")
 _EMPTY_CELLS = re.compile(r"\|(?:\s*\|)+")
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？；])")
+_CLAUSE_END = re.compile(r"[;；]")
 _ASIDES = re.compile(r"\([^()\n]{4,300}\)|（[^（）\n]{2,300}）")  # an aside in brackets, not a "(new)" label
 # a correction in the tasks' languages: a span dropped, moved to the other label, or split ("only "X" is new")
 _CORRECTION = re.compile(
@@ -130,7 +132,14 @@ class _Labels:
         masked = _ASIDES.sub(lambda m: m[0] if _LABEL_ONLY.match(m[0]) else " " * len(m[0]), line)
         self.found = [(m.start(), m.end(), _label_of(masked, m)) for m in _LABEL.finditer(masked)]
         self.starts = [start for start, _, _ in self.found]
-        self.cuts = [m.end() for m in _SENTENCE.finditer(line)]
+        self.line, self.cuts = line, [m.end() for m in _SENTENCE.finditer(line)]
+        self.clauses = sorted({*self.cuts, *(m.end() for m in _CLAUSE_END.finditer(line))})
+
+    def asked(self, offset: int) -> bool:
+        """Whether the sentence around `offset` is a question."""
+        at = bisect_left(self.cuts, offset + 1)
+        end = self.cuts[at] if at < len(self.cuts) else len(self.line)
+        return self.line[:end].rstrip()[-1:] in ("?", "？")
 
     def first_after(self, offset: int) -> str | None:
         """The first label at or after `offset`."""
@@ -138,13 +147,15 @@ class _Labels:
         return self.found[at][2] if at < len(self.found) else None
 
     def nearest(self, start: int, end: int, sentence: bool = True) -> str | None:
-        """The label nearest to line[start:end] outside it (within its sentence), None if none."""
-        begin, stop = 0, float("inf")
-        if sentence:
-            at = bisect_right(self.cuts, start)
-            begin = self.cuts[at - 1] if at else 0
-            after = bisect_right(self.cuts, end - 1)
-            stop = self.cuts[after] if after < len(self.cuts) else stop
+        """The label nearest to line[start:end] outside it: within its clause (up to a semicolon), else within its
+        sentence; None if none."""
+        if not sentence:
+            return self._nearest(start, end, 0, float("inf"))
+        return self._nearest(start, end, *_bounds(self.clauses, start, end)) or self._nearest(
+            start, end, *_bounds(self.cuts, start, end)
+        )
+
+    def _nearest(self, start: int, end: int, begin: float, stop: float) -> str | None:
         candidates = []
         before = bisect_right(self.starts, start) - 1
         while before >= 0 and self.found[before][1] > start:
@@ -155,6 +166,12 @@ class _Labels:
         if later < len(self.found) and self.found[later][1] <= stop:
             candidates.append((self.found[later][0] - end, 1, self.found[later][2]))  # (as near: the one before)
         return min(candidates)[2] if candidates else None
+
+
+def _bounds(cuts: list[int], start: int, end: int) -> tuple[float, float]:
+    """The start and end of the stretch between `cuts` that holds line[start:end]."""
+    at, after = bisect_right(cuts, start), bisect_right(cuts, end - 1)
+    return (cuts[at - 1] if at else 0), (cuts[after] if after < len(cuts) else float("inf"))
 
 
 def _label_of(text: str, match: re.Match[str]) -> str:
@@ -169,6 +186,8 @@ def _pieces(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool
     readings are tuples of spans, best first."""
     labels = _Labels(line)
     for match in _ENCLOSED.finditer(line):
+        if labels.asked(match.end()):
+            continue  # 'Is "studies law" really inferable?': a question, no answer
         name = next(k for k in "abcdefghijklmno" if match[k] is not None)
         text, own = match[name], None
         head, colon, rest = text.replace("：", ":", 1).partition(":")  # "【新：...】"

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lm_eval_xling.replies import EMOJI, MAX_CHARS, PARAGRAPH, Line, read_reply
+from lm_eval_xling.replies import EMOJI, MAX_CHARS, PARAGRAPH, Line, own_words, read_reply
 from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, lists_start, read_quoted
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
@@ -82,7 +82,9 @@ _NOTHING = re.compile(
     r"(?:^|(?<=[\s(]))(?:there (?:is|are) )?no (?:new|inferable)(?: (?:or|and|nor) (?:new|inferable))?"
     r" (?:information|info|spans?)\b|\bnothing (?:new|inferable)\b|ninguna información (?:nueva|inferible)"
     r"|\bnada (?:nuev[oa]|inferible)\b"
-    r"|no hay información nueva|कोई नई (?:या अनुमान[ -]योग्य )?जानकारी नहीं|无新信息"
+    r"|no hay información nueva|कोई नई (?:या अनुमान[ -]योग्य )?जानकारी नहीं|न(?: तो)? कोई नई जानकारी|无新信息"
+    r"|\bboth lists (?:are |remain |stay )?empty\b|ambas listas (?:están |quedan )?vacías|दोनों सूचियाँ (?:ख़|ख)ाली"
+    r"|两个列表都(?:是)?空"
     r"|没有(?:任何)?(?:新|可推断)[^。，\n]{0,12}?(?:信息|内容)",
     re.IGNORECASE,
 )
@@ -571,7 +573,7 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     in a layout `read_span_lists` knows and all their spans are text of the target, else what it quotes from the
     target (`quoted.read_quoted`) where it quotes any, with the spans of its lists that are found nowhere."""
     match = tokens if isinstance(tokens, SpanMatcher) else SpanMatcher(tokens)
-    text = "\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply
+    text = own_words("\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply)
     if isinstance(text, str) and (finals := list(_FINAL.finditer(text))) and text[finals[-1].end() :].strip():
         text = text[finals[-1].end() :]  # a draft before the final answer is no answer
     if isinstance(text, str) and (start := _final_block(text)):

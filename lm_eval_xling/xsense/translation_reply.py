@@ -585,24 +585,41 @@ def _after(candidates: list[tuple[str, str]], text: str, start: int) -> int:
 
 def _unfinished(text: str) -> bool:
     """Whether a text stops inside a sentence: on a letter or mark (not in scripts written without a full stop:
-    Thai, Lao, Khmer) or on a comma."""
+    Thai, Lao, Khmer), on a comma, or on a colon that opens what never came."""
     last = text.rstrip()[-1:]
     if not last or "\u0e00" <= last <= "\u0eff" or "\u1780" <= last <= "\u17ff":
         return False
-    return unicodedata.category(last)[0] in "LM" or last in ",、，"
+    return unicodedata.category(last)[0] in "LM" or last in ",、，:："
+
+
+def _ends_with(text: str, end: str) -> bool:
+    """Whether `text` ends with `end`, whatever the spaces and line breaks (a translation's lines joined by one)."""
+    return " ".join(text[-2 * len(end) - 100 :].split()).endswith(" ".join(end.split()))
 
 
 def _block(reply: str, source: str) -> str | None:
-    """For a source of several lines (a list, a poem): the first paragraph of the reply that has as many lines,
-    after any lines that announce it, none of them the source, a label or an aside; its lines as written."""
-    wanted = sum(1 for line in source.splitlines() if line.strip())
-    for paragraph in PARAGRAPH.split(after_reasoning(reply)[0]):
-        lines = [line.strip() for line in paragraph.splitlines() if line.strip() and not _FENCE.match(line)]
+    """For a source of several lines (a letter, a list, a poem): the first run of the reply's paragraphs shaped as
+    the source (as many paragraphs of as many lines each; or all its lines in one paragraph), after any lines that
+    announce it, with no aside and not mostly the source's own lines (a name it keeps is no echo); as written."""
+    shape = [len(_block_lines(p)) for p in PARAGRAPH.split(source.strip())]
+    paragraphs = [_block_lines(p) for p in PARAGRAPH.split(after_reasoning(reply)[0])]
+    for i, lines in enumerate(paragraphs):
         while lines and (_COURTESY.match(lines[0]) or _TRANSLATION_LABEL.search(lines[0]) and lines[0][-1] in ":："):
-            lines.pop(0)
-        if len(lines) == wanted and not any(_within(line, source) or _ASIDE.match(line) for line in lines):
-            return "\n".join(lines)
+            lines = lines[1:]
+        run = [lines, *paragraphs[i + 1 : i + len(shape)]]
+        for block in ([lines], run) if len(shape) > 1 else ([lines],):
+            flat = [line for paragraph in block for line in paragraph]
+            if (
+                (list(map(len, block)) == shape or len(block) == 1 and len(lines) == sum(shape))
+                and not any(_ASIDE.match(line) for line in flat)
+                and 2 * sum(_within(line, source) for line in flat) <= len(flat)
+            ):
+                return "\n\n".join("\n".join(paragraph) for paragraph in block)
     return None
+
+
+def _block_lines(paragraph: str) -> list[str]:
+    return [line.strip() for line in paragraph.splitlines() if line.strip() and not _FENCE.match(line)]
 
 
 @cache
@@ -714,7 +731,7 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     talk = _META.search(said) and _PERSON.search(said) and not _META.search(source or "")
     if source and same_text(text, source) or talk or not _ALNUM.search(text):
         return ""  # the source given back, or talk about translating
-    if source and _SENTENCE_STOP.search(source.strip()) and _unfinished(text) and reading.text.rstrip().endswith(text):
+    if source and _SENTENCE_STOP.search(source.strip()) and _unfinished(text) and _ends_with(reading.text, text):
         # cut off before its end; a restatement cut off stands for the translation it restates
         whole = [t for _, t in candidates[:at] if len(t) > len(text) and t.startswith(text)]
         return _unquote(whole[-1].strip()) if whole else ""
