@@ -72,8 +72,12 @@ CASES = (  # (reader, the piece repeated, call)
     ("clean_translation", "Le chat. [1]\nSources:\n[1] x\n", lambda t: clean_translation(t, "A cat.", "fr")),
     # round 21: quotes of others' words answered, closings, clauses, a letter's paragraphs
     ("parse_binary", "> Ana wrote:\n> Correct.\n\nNot sure.\n", parse_binary),
-    ("read_spans", 'Lo nuevo es «the canal»; lo inferible es «x»?\n', lambda text: read_spans(text, TARGET)),
+    ("read_spans", "Lo nuevo es «the canal»; lo inferible es «x»?\n", lambda text: read_spans(text, TARGET)),
     ("clean_translation", "Cher A,\n\nB.\n\n", lambda t: clean_translation(t, "Dear A,\n\nB.\n\nBest,\nC", "fr")),
+    # round 22: a wrong codec, look-alike letters, loops, an echo before the translation
+    ("parse_binary", "kÃ²rÃ¨k соrrесt Sc0re ", parse_binary),
+    ("parse_likert", "Score: 3 Score: 3 Score: 3\n", parse_likert),
+    ("clean_translation", "A cat. Le chat.\n", lambda t: clean_translation(t, "A cat.", "fr")),
 )
 SMALL, LARGE = 10_000, 1_000_000
 

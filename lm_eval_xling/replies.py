@@ -27,6 +27,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+import ftfy
 import regex
 
 from lm_eval_xling.data_text import MAX_DOCUMENT, carried_off, document, line_value
@@ -51,7 +52,7 @@ _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 _INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": "", "\ufeff": "", "\r": "", **dict.fromkeys(_BIDI, "")})
 # Chat-template control tokens a server failed to strip: pipe-delimited (`<|im_end|>`, `<|eot_id|>`), Gemma's turn
 # marks and Llama 2's / Mistral's; a turn's opening names its role (`<|im_start|>assistant`, `<start_of_turn>model`).
-_TEMPLATE_TOKEN = re.compile(r"<\|[A-Za-z][\w.-]{0,30}\|>|<(?:start|end)_of_turn>|\[/?INST\]|</s>")
+_TEMPLATE_TOKEN = re.compile(r"<\|[A-Za-z][\w.-]{0,30}\|>|<(?:start|end)_of_turn>|\[/?INST\]|</s>|<pad>|<eos>")
 _TURN_OPENING = re.compile(
     r"\s*(?:<s>\s*)?(?:(?:<\|im_start\|>|<start_of_turn>|<\|start_header_id\|>)[ \t]*[A-Za-z_]{0,20}[ \t]*"
     r"(?:<\|end_header_id\|>)?|\[INST\][^\[]{0,20000}\[/INST\])"  # Llama 2's instruction before its answer
@@ -141,6 +142,29 @@ _ESCAPED_EMPHASIS = re.compile(r"\\([*_~])")
 # Emphasis marks; a "*" between two letters ("no*Die") is no emphasis and stays, parting them.
 _EMPHASIS = re.compile(r"(?<!\w)\*{1,3}|\*{1,3}(?!\w)|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])|~~")
 _STRUCK = re.compile(r"(?<!\\)~~[^~\n]{1,500}?(?<!\\)~~")  # struck out: taken back ("~~B~~ A")
+# a line that is one piece written again and again (a model in a loop); a piece of a few letters is a word ("bonbon")
+_LOOP = re.compile(r"^[ \t]*(?P<piece>[^\n]{3,300}?)(?:[ \t]*(?P=piece))+[ \t]*$")
+_WORD_LOOP = re.compile(r"[^\W_]{3,11}")
+_LOOP_LINE = 5_000  # a longer line is read as written (the search for its piece stays linear)
+# letters of Latin, Cyrillic and Greek that look alike: a word of one script with some of another's is read in its
+# script ("соrrесt" with Cyrillic о, е, с; "Xариулт" with a Latin X); and "0" and "1" inside a word of letters are
+# the letters an OCR or a noisy pipeline mistook ("Sc0re", "exce1lent")
+_LOOK_ALIKE = {
+    "latin": "AaBCcEeHiIjKMOoPpsTXxyY",
+    "cyrillic": "АаВСсЕеНіІјКМОоРрѕТХхуҮ",
+    "greek": "ΑαΒϹϲΕεΗιΙϳΚΜΟοΡρѕΤΧχγΥ",
+}
+_TO_SCRIPT = {
+    script: {
+        ord(a): b for other, alike in _LOOK_ALIKE.items() if other != script for a, b in zip(alike, own, strict=True)
+    }
+    for script, own in _LOOK_ALIKE.items()
+}
+_WORD = regex.compile(r"\w+")
+_LATIN, _CYRILLIC_GREEK = regex.compile(r"\p{Latin}"), regex.compile(r"[\p{Cyrillic}\p{Greek}]")
+_SCRIPT_OF = (("latin", regex.compile(r"\p{Latin}")), ("cyrillic", regex.compile(r"\p{Cyrillic}")),
+              ("greek", regex.compile(r"\p{Greek}")))  # fmt: skip
+_MISREAD_DIGIT = regex.compile(r"(?<=\p{Latin})0(?=\p{Latin})|(?<=\p{Ll})1(?=\p{Ll})")
 _BLANKS = re.compile(r"[ \t]+")
 _SENTENCE_SPLIT = re.compile(rf"(?:(?<=[{re.escape(TERMINALS)}])|(?<=[{re.escape(TERMINALS)}][\"'”’»」』)]))[ \t]+")
 # Emphasised runs inside a line: bold (**x**, __x__) and italic (*x*, _x_), each bounded and within the line.
@@ -276,6 +300,7 @@ def own_text(reply: str) -> str:
     (subtitle timings, code typed at a prompt, log prefixes: `data_text.carried_off`), text struck out, the list of
     sources cited after the answer."""
     reply = reply.lstrip("\ufeff")
+    reply = decoded(reply)
     if "<" in reply or "[/INST]" in reply:
         reply = _own_turn(reply)
     if ":" in reply and _ROLE_LINE.search(reply):
@@ -293,6 +318,7 @@ def own_text(reply: str) -> str:
     reply = carried_off(reply)
     if "~~" in reply:
         reply = _STRUCK.sub("", reply)
+    reply = _unlooped(reply)
     if "\n" in reply and (sources := _SOURCES.search(reply)):
         reply = reply[: sources.start()]
     return _unescaped(reply) if "\\" in reply else reply
@@ -339,6 +365,13 @@ def _answered_quotes(reply: str) -> str:
             kept += lines[i:j]
         i = j
     return "\n".join(kept)
+
+
+def decoded(reply: str) -> str:
+    """The reply as written where a pipeline decoded it with the wrong codec ("kÃ²rÃ¨k" is "kòrèk"), by ftfy;
+    only where that shows also in its compatibility form (NFKC), so that a reading never depends on the form."""
+    bad = ftfy.badness.is_bad(reply) and ftfy.badness.is_bad(unicodedata.normalize("NFKC", reply))
+    return ftfy.fix_encoding(reply) if bad else reply
 
 
 def _spoken(tag: re.Match[str]) -> str:
@@ -419,21 +452,25 @@ def _parse(text: str) -> object:
 _JSON_START = re.compile(r'\s*(?:\[\s*)*\{\s*"')  # an object: '{"', '[{"' (not '["no', read as the word)
 
 
-def _cut_off_json(text: str) -> bool:
-    """Whether the reply is a JSON value cut off before it closes ('{"new": ["built in th'): it gives no answer."""
+def _json_closers(text: str) -> str | None:
+    """For a reply that is a JSON value: the brackets it leaves open after its last complete value (a closing brace
+    forgotten: '{"new": ["x"]'), "" where it closes them all, None where it is cut off before a value ends ('{"new":
+    ["built in th'): that gives no answer."""
     if not _JSON_START.match(text):
-        return False
-    depth, quoted, escaped = 0, False, False
+        return ""
+    opened, quoted, escaped = [], False, False
     for char in text:  # brackets outside strings (json's errors do not say whether the text ended too early)
         if quoted:
             quoted, escaped = (escaped or char != '"'), (not escaped and char == "\\")
         elif char == '"':
             quoted = True
         elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-    return depth > 0
+            opened.append("}" if char == "{" else "]")
+        elif char in "}]" and opened:
+            opened.pop()
+    if opened and (quoted or text.rstrip()[-1:] not in ('"', "]", "}")):
+        return None
+    return "".join(reversed(opened))
 
 
 def _unwrap_json(text: str) -> str:
@@ -528,7 +565,8 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
         reply = _WIDE_NUMBER.sub(r"\1. ", reply)
     if _CIRCLED.search(reply):
         reply = _CIRCLED.sub(r"\1- ", reply)
-    text, unfinished = after_reasoning(unicodedata.normalize("NFKC", reply) if fold else reply)
+    reply = decoded(reply)  # (before NFKC, which would change the characters it reads the codec from)
+    text, unfinished = after_reasoning(_as_read(unicodedata.normalize("NFKC", reply)) if fold else reply)
     if unfinished:
         return Reading((), True, False, ())
     if "diff" in text or "patch" in text:
@@ -538,8 +576,9 @@ def read_reply(reply: object, fold: bool = True) -> Reading:
     if "│" in text or "┃" in text or "║" in text:
         text = _box_rows(text)
     text = _FENCE.sub("", text)
-    if _cut_off_json(text):
+    if (closers := _json_closers(text)) is None:
         return Reading((), True, False, ())
+    text = text.rstrip() + closers if closers else text
     text = _unwrap_json(text)  # JSON before quotes are folded: a curly quote may sit in a value
     if ":" in text or "=" in text or "," in text or "(" in text:
         text = _as_data(text)
@@ -690,6 +729,38 @@ def _said_once(text: str) -> str:
 def ascii_digits(text: str) -> str:
     """`text` with every script's digits as ASCII digits ("٤" -> "4", "२०१२" -> "2012", "፬" -> "4")."""
     return _DIGIT.sub(lambda m: str(unicodedata.digit(m[0])), text)
+
+
+def _one_script(word: regex.Match[str]) -> str:
+    """A word of mixed Latin, Cyrillic and Greek letters in the one script all its letters can be read in (each
+    other letter a look-alike of one of that script's), the script of most of its letters first; else as written."""
+    text = word[0]
+    if not (_LATIN.search(text) and _CYRILLIC_GREEK.search(text)):
+        return text
+    counts = sorted(((len(pattern.findall(text)), script, pattern) for script, pattern in _SCRIPT_OF), reverse=True)
+    for _, script, pattern in counts:
+        if all(ord(c) in _TO_SCRIPT[script] for c in pattern.sub("", text) if c.isalpha()):
+            return text.translate(_TO_SCRIPT[script])
+    return text
+
+
+def _as_read(text: str) -> str:
+    """Noise a reader reads through: look-alike letters of another script inside a word, and "0" or "1" between
+    letters ("Sc0re" is "Score", "a11" stays)."""
+    if _LATIN.search(text) and _CYRILLIC_GREEK.search(text):
+        text = _WORD.sub(_one_script, text)
+    if _MISREAD_DIGIT.search(text):
+        text = _MISREAD_DIGIT.sub(lambda m: "o" if m[0] == "0" else "l", text)
+    return text
+
+
+def _unlooped(text: str) -> str:
+    """Each line written as one piece again and again as that piece once ("Score: 3 Score: 3 Score: 3")."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if len(line) <= _LOOP_LINE and (loop := _LOOP.match(line)) and not _WORD_LOOP.fullmatch(loop["piece"]):
+            lines[i] = loop["piece"]
+    return "\n".join(lines)
 
 
 def abstention_ends(text: str) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lm_eval_xling.choices import _OTHER_LETTERS, read_choice
-from lm_eval_xling.replies import read_reply
+from lm_eval_xling.replies import decoded, read_reply
 
 CORPUS = Path(__file__).parent / "corpus"
 NSP = [
@@ -49,8 +49,9 @@ _LETTER_OR_ORDINAL = re.compile(
 
 
 def mirror(text: str, options: tuple[str, str] = ("", "")) -> str:
-    """The reply with the option letters (and positions) swapped; the options' own texts in it are kept as written."""
-    text = unicodedata.normalize("NFKC", text)
+    """The reply with the option letters (and positions) swapped; the options' own texts in it are kept as written.
+    The letters are those the reader reads: after its repair of a wrong codec and its NFKC ("AÂ¡" is "A¡")."""
+    text = unicodedata.normalize("NFKC", decoded(text))
     kept = [o for o in options if o]
     for i, option in enumerate(kept):
         text = text.replace(option, f"\ue100{i}\ue101")

@@ -87,7 +87,9 @@ _VERDICT_WORDS = read_yaml(Path(__file__).parent / "verdict_words.yaml")
 _POSITIVE, _NEGATIVE = _verdict_words(_VERDICT_WORDS, "correct"), _verdict_words(_VERDICT_WORDS, "incorrect")
 # the answer the judge names as correct, in any language: "правильна відповідь — Київ", "Jibu sahihi ni Nairobi"
 _GOLD_NAMED = re.compile(
-    rf"(?:{_POSITIVE})[ \t]+(?:{every('answer')})|(?:{every('answer')})[ \t]+(?:[^\W\d_]{{1,4}}[ \t]+)?(?:{_POSITIVE})"
+    # (in a script written without spaces, a particle between them: "မှန်ကန်သောအဖြေ")
+    rf"(?:{_POSITIVE})(?:[ \t]+|(?<=[^\x00-\u024f])[^\s\d.!?,:;।。！？，：；]{{0,3}}?)(?:{every('answer')})"
+    rf"|(?:{every('answer')})[ \t]+(?:[^\W\d_]{{1,4}}[ \t]+)?(?:{_POSITIVE})"
     rf"(?![ \t]*(?:{negators()}|[.!?。！？,，\n]|$))"  # "Jawaban yang benar adalah ...", not "cevabı doğru değil."
 )
 # a negator of any language right before a verdict word turns it: "nicht falsch", "No es incorrecto", "pas faux"
@@ -338,7 +340,7 @@ _NOT_NOUNS = (
 # "out of" in the judges' languages: "4 von 5", "4 sur 5", "4 kati ya 5", "٤ من ٥", "4 dari 5", "trí as cúig"
 _OUT_OF = (
     r"(?:out\s+of|of|von|de|sur|su|из|kati\s+ya|من|sobre|dari|van(?:\s+de)?|av|na|z|ze|από|מתוך|trên|จาก|از|sa"
-    r"|nínú|cikin|as|з|із)"
+    r"|nínú|cikin|as|з|із|n'ime|sou|nga)"
 )
 _NOUN_NEXT = rf"[ \t]+(?!{_NOT_NOUNS})[^\W\d_]"
 _SCALE = re.compile(
@@ -439,6 +441,11 @@ def _as_scores(text: str) -> str:
 # ነው።", "மதிப்பெண் 3 ஆகும்.", "評価は4です。", "Baho: 5 ball.")
 _TERMINAL = f"[{re.escape(TERMINALS)}]"
 _LAST_SENTENCE_MAX = 120  # characters of the reply's end it is looked for in (keeps the search linear)
+# a score on a line of its own after a label of any language and a colon or dash, a unit after it at most
+_LABELLED_SCORE = re.compile(
+    rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))(?P<label>[^\W\d_][^\d\s:：\-–—]*(?:[ \t]+[^\W\d_][^\d\s:：\-–—]*){{0,2}})"
+    rf"[ \t*]*[:：\-–—][ \t*]*(?<![\d.])(?P<n>[1-5](?:\.5)?)(?![\d.,]*\d)[ \t]*[^\W\d_]{{0,12}}[ \t]*(?:{_TERMINAL}|$)"
+)
 _LAST_SENTENCE_SCORE = re.compile(
     rf"(?:^|{_TERMINAL}|\n)[ \t]*(?P<before>[^\d\s{re.escape(TERMINALS)}]+(?:[ \t]+[^\d\s{re.escape(TERMINALS)}]+)"
     rf"{{0,2}})[ \t]*(?<![\d.])(?P<n>[1-5](?:\.5)?)(?![\d.,]*\d)[ \t]*(?P<after>[^\d\s{re.escape(TERMINALS)}]{{0,12}})"
@@ -450,7 +457,11 @@ def parse_likert(reply: object) -> float | None:
     """A 1-5 score (halves allowed), or None when the judge states none or one off the scale."""
     if (text := _read(reply)) is None:
         return None
-    text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(_without_rubric(text))))
+    text = _without_rubric(text)
+    labelled = deque(_LABELLED_SCORE.finditer(ascii_digits(text)), maxlen=2)  # (the labels as written)
+    if len(labelled) == 2 and _contradicts(ascii_digits(text), *labelled):
+        return None  # "Score: 2\nScore: 4": two scores, neither taken back
+    text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(text)))
     found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m) and not _denied(m)]
     found += [(m.start(), m) for m in _STARS.finditer(text)]
     last = _LAST_NUMBER.search(text)  # a revision after the stated score: "Score: 5 - no, too generous. 4."
@@ -472,7 +483,13 @@ def parse_likert(reply: object) -> float | None:
         if _RANGE.match(text, match.start(number)) or _RANGE_END.search(text, 0, match.start(number)):
             return None
         return _on_scale(float(match[number]))
-    return None
+    return _on_scale(float(labelled[-1]["n"])) if labelled else None  # "Baho: 5 ball. Izoh ...", "အမှတ် - ၄။ ..."
+
+
+def _contradicts(text: str, first: re.Match[str], second: re.Match[str]) -> bool:
+    """Whether two labelled scores state different scores under one label, one right after the other."""
+    adjacent = not text[first.end() : second.start()].strip()
+    return adjacent and first["label"] == second["label"] and first["n"] != second["n"]
 
 
 def _without_rubric(text: str) -> str:

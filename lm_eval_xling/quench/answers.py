@@ -48,6 +48,7 @@ import regex
 from lm_eval_xling.choice_words import alternation, every, negators, pattern
 from lm_eval_xling.replies import (
     CJK,
+    CROSSES,
     EMOJI,
     OTHER_TERMINALS,
     TAKEN_BACK,
@@ -76,7 +77,9 @@ _AFTER_ANSWER = r"(?i:\banswers?\b\**[ \t]*(?:is|are|:)(?!\w)[* \t:]*)"
 _ANSWER_FOR = r"(?i:\b(?:answer[ \t]+(?:for|to|of)[ \t]+(?:variable[ \t]+)?|variable[ \t]+))"  # "Answer for X:"
 _STRONG_SEP = r"(?:[ \t]*(?:[:=|]|->|→|=>|⇒|⟶)|[ \t]+[-–—](?=[ \t]))\**[ \t]*"
 _ANSWER_IS = re.compile(
-    r"(?i)(?:\banswers?\b(?:[ \t]+(?:to|for)[ \t]+(?:this|the)[ \t]+(?:question|clue|quiz|variable[ \t]+\w+))?"
+    # (with the typos of a noisy model: "Teh anser is", "the ans is")
+    r"(?i)(?:\b(?:answers?|ans|anser|answr|anwser|awnser|asnwer)\b"
+    r"(?:[ \t]+(?:to|for)[ \t]+(?:this|the)[ \t]+(?:question|clue|quiz|variable[ \t]+\w+))?"
     r"[\"']?\**[ \t]*(?:is|would\s+be|:|=)"
     # a stated choice is the format's statement too: "my best guess is Kia", "I'm going with Kia"
     r"|\b(?:my|final)[ \t]+(?:best[ \t]+)?guess[ \t]*(?:is|would[ \t]+be|:)"
@@ -101,6 +104,10 @@ _KEYED = re.compile(r"(?i)\banswer_(?=[^\W\d_]{1,3}\b)")
 _BRACKET_BREAK = re.compile(r"(<{1,3}[ \t]*\**[^\W\d_]\w{0,30}\**[ \t]*[:=\-–—])[ \t]*(?:\r?\n[ \t]*)+")
 # the format's own placeholder, "<X answer>" whatever the variable asked: it reads as "answer"
 _PLACEHOLDER_LEAD = re.compile(r"(?i)<{1,3}[ \t]*x[ \t]+answer[ \t]*>{1,3}")
+# the format's placeholder, then the answer after an arrow: "The answer is <X answer> → Nwankwo Kanu"
+_FILLED = re.compile(r"(?i)^[ \t]*(?:x[ \t]+|your[ \t]+)?(?:answer|entity|name)[ \t]*(?:→|->|=>|⇒)[ \t]*")
+# emoji opening a line: decoration before its lead ("🇰🇭✨ ចម្លើយគឺ ...")
+_EMOJI_LEAD = re.compile(rf"(?m)^[ \t]*(?:(?![{TICKS}{CROSSES}])[{EMOJI}\u200d])+[ \t]*")  # (a tick is a choice)
 # a boxed answer, the math convention for a final one: "\boxed{Chandrayaan-3}", "$\boxed{\text{Marriott}}$"
 _BOXED = re.compile(r"\$*\\boxed\{(?:\\(?:text|textbf|mathrm|mathbf)\{)?([^{}\n]{1,300})\}\}?\$*")
 _LATEX_TEXT = re.compile(r"\$*\\(?:text|textbf|mathrm|mathbf)\{([^{}\n]{0,300})\}\$*")
@@ -133,13 +140,15 @@ _ALTERNATIVES = re.compile(
 _STOP = re.compile(rf"[{re.escape(TERMINALS)}\n]")
 _FORMAT, _FINAL_BONUS = 5, 10  # strength added to a format statement ("The answer is") and to a final answer
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[a-zß-ÿ]{2})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?][ \t]+(?=[A-Z(\d\"]|[^\x00-\u024f\s\W])"
+    r"(?:(?<=[a-zß-ÿ]{2})|(?<=[A-Z]{3})|(?<=\d)|(?<=[^\x00-\u024f\s])|(?<=[)\]\"'”’]))[.!?]+[ \t]+"
+    r"(?=[A-Z(\d\"]|[^\x00-\u024f\s\W])"
     rf"|[{re.escape(OTHER_TERMINALS)}][ \t]*"
 )
 # initials in a script without capitals: two or more short words, each with a full stop ("ए. पी. जे.", "ಕೆ. ವಿ.")
 _INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.(?:[ \t]+|(?=[^\x00-\u024f\s.()\[\]]))){2,}")
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
+_ASKING = re.compile(r"[?？؟]+")
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W_]+")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
@@ -330,7 +339,7 @@ def _clean(segment: str) -> str | None:
     closed = segment.find(">")
     segment = segment[:closed] if closed >= 0 else _first_sentence(_OPTION_NUMBER.sub("", segment, count=1))
     segment = _CLAUSE_BREAK.split(segment, 1)[0]  # "X huwa Jean de la Valette; il-belt kapitali Y hija ..."
-    segment = _DATA_KEY.sub("", segment, count=1)
+    segment = _FILLED.sub("", _DATA_KEY.sub("", segment, count=1), count=1)
     if abstention_ends(segment) or _ALTERNATIVES.search(segment):
         return None
     if quoted := _QUOTED_TITLE.match(segment.strip()):
@@ -450,6 +459,7 @@ def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:
         and not re.search(rf"(?<!\w)(?:{names})(?!\w)", reply)
         and not _ANSWER_IS.search(reply)  # the format stated, with nothing readable as its answer
         and not re.search(every("answer"), reply)  # talk about the answer ("I don't know the answer to this")
+        and len(_ASKING.findall(reply)) < 2  # questions: "maybe Sony? or Panasonic??"
     ):
         if turn := TAKEN_BACK.search(reply):  # "Chandrayaan-1... wait, no, that went to the Moon. Mangalyaan."
             reply = _SENTENCE_END.split(reply[turn.end() :])[-1]
@@ -554,7 +564,7 @@ def _read(text: str, question: str | None, variables: tuple[str, ...]) -> tuple[
     reading = read_reply(own_words(text))
     if reading.unfinished:
         return None
-    text = "\n".join(map(_offered_values, reading.lines))
+    text = _EMOJI_LEAD.sub("", "\n".join(map(_offered_values, reading.lines)))
     text = _LATEX_TEXT.sub(r"\1", text) if "\\" in text else text
     if (turn := _next_item(text, question)) is not None:
         text = text[:turn]  # a base model that wrote the next question itself

@@ -89,6 +89,7 @@ _ENCLOSED = re.compile(
     r"|<(?P<tag>[A-Za-z][\w-]{0,30})(?P<attrs>[^<>\n]{0,300})>(?P<n>[^<>\n]{1,1000})</(?P=tag)\s*>"
 )
 _IN_QUOTES = re.compile(r'"([^"\n]+)"')
+_LIST_ITEM = re.compile(r"\s*[,，、]\s*")
 _EITHER = re.compile(r"(?i)[ \t]*(?:or|and/or|/)[ \t]+(?:as[ \t]+)?(?:an?[ \t]+)?|[ \t]*/[ \t]*")
 _MARKED = re.compile(r"\[[^\]\n]*\]|\{[^}\n]*\}|<\w[^>\n]*>|==|[【⟪⟦]|\*\*")
 _ROW_BREAK = re.compile(r"(?i)</?(?:tr|table|thead|tbody|br|p|div|li|ul|ol)\b[^>\n]{0,100}>")
@@ -205,7 +206,10 @@ def _pieces(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool
             near = _LABEL.match(after) or _LABEL.search(before)
             own = near.lastgroup if near else labels.nearest(match.start(), match.end())
         listed = name == "i" and not _IN_QUOTES.sub("", text).strip(" ,")  # a JSON list: '["a", "b"]', two spans
-        yield [tuple(_IN_QUOTES.findall(text))] if listed else [(text,)], own, True
+        if listed:
+            yield [tuple(_IN_QUOTES.findall(text))], own, True
+        else:  # "[a, b]": one span, or a list of them
+            yield [(text,), tuple(_LIST_ITEM.split(text))] if name == "i" else [(text,)], own, True
 
 
 def _parts(line: str) -> Iterator[tuple[list[tuple[str, ...]], str | None, bool]]:
@@ -307,6 +311,13 @@ def _turned(line: str, pieces: list[tuple[list[str], str | None]]) -> list[tuple
         return pieces
     last = before[-1]
     return [*pieces[:last], (pieces[last][0], label[1]), *pieces[last + 1 :]]
+
+
+def opens_list(paragraph: str) -> bool:
+    """Whether a paragraph opens with a New or Inferable list's heading ("INFERABLE:", "**New spans**")."""
+    first = paragraph.strip().split("\n", 1)[0].strip().strip("*#_ ")
+    heading = len(first) < 200 and (_LABEL_COLON.match(first) or _LABEL_ONLY.match(first))
+    return bool(heading) and (label := _LABEL.search(first)) is not None and label.lastgroup in (NEW, INF)
 
 
 def lists_start(reply: str) -> int | None:

@@ -26,7 +26,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lm_eval_xling.replies import EMOJI, MAX_CHARS, PARAGRAPH, Line, own_words, read_reply
-from lm_eval_xling.xparade.quoted import corrects, each_label, ends_between_labels, has_label, lists_start, read_quoted
+from lm_eval_xling.xparade.quoted import (
+    corrects,
+    each_label,
+    ends_between_labels,
+    has_label,
+    lists_start,
+    opens_list,
+    read_quoted,
+)
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
@@ -237,6 +245,8 @@ def _readings(text: str) -> Piece:
 
     if _EMPTY.match(_clean(text)):
         return ()
+    if text.startswith("[") and text.endswith("]") and text.count("[") == 1:
+        text = text[1:-1]  # a list in brackets, its items unquoted: "[built in 1902, by the river]"
     quoted = _QUOTED.findall(text)
     outside = _QUOTED.sub("", text)
     if quoted and not _SEPARATORS.sub("", outside).strip(_STRIP + "[]."):  # only quoted spans and separators
@@ -579,7 +589,11 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     if isinstance(text, str) and (start := _final_block(text)):
         text = text[start:]  # a draft, a debate, a plan before the final labelled lists is no answer
     if isinstance(text, str) and text[text.rfind("\n") + 1 :].count('"') % 2:
-        text = text[: _paragraph_start(text)]  # cut off inside a span: that paragraph (a list, a restatement) is lost
+        if opens_list(text[(start := _paragraph_start(text)) :]):
+            return [], [], False  # cut off inside a span of its lists: no answer
+        text = text[:start]  # cut off inside a span of a restatement after the lists: that paragraph is lost
+    if isinstance(text, str) and _cut_row(text):
+        return [], [], False
     reading = read_span_lists(text)
     if reading.cut_off:
         return [], [], False
@@ -618,6 +632,18 @@ def _final_block(text: str) -> int | None:
             run = None
         offset += len(line)
     return block or None
+
+
+def _cut_row(text: str) -> bool:
+    """Whether a reply ends inside a table row: its last line opens with a bar and does not close, after a row that
+    does ("| which could take | NEW |\n| Pedestrians are diverted to a tempor")."""
+    lines = text.rstrip().rsplit("\n", 2)[-2:]
+    return (
+        len(lines) == 2
+        and lines[0].rstrip().endswith("|")
+        and lines[1].lstrip().startswith("|")
+        and not (lines[1].rstrip().endswith("|"))
+    )
 
 
 def _paragraph_start(text: str) -> int:

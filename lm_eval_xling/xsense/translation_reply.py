@@ -26,6 +26,7 @@ from lm_eval_xling.replies import (
     EMOJI,
     OTHER_TERMINALS,
     PARAGRAPH,
+    TERMINALS,
     TICKS,
     Line,
     after_reasoning,
@@ -214,7 +215,9 @@ _METADATA = re.compile(
 # a field naming the choice among the fields before it, by key or by position: "selected=candidate_2", "preferred:
 # second"
 _CHOICE_KEY = re.compile(r"(?i)(?:chosen|selected|preferred|pick|picked|choice|best|use|final[ \t]+choice)")
-_SENTENCE_STOP = re.compile(r"[.!?。！？।።؟]['\"”’»」』)]*$")
+_SENTENCE_STOP = re.compile(rf"[{re.escape(TERMINALS)}]['\"”’»」』)]*$")
+_ECHO_MIN = 12  # a source this long, echoed whole in a line, is no word the translation keeps
+_ECHO_SEPARATOR = re.compile(r"^[\s=→⇒:|/\-–—]*(?:[^\W\d_]{1,20}[ \t]*[:：][ \t]*)?")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
 _COLON = re.compile(r"[:：]|(?<=[^\W\d_])=(?=[^\s=])")  # "Translation:", "translation=..."
 _ALNUM = re.compile(r"[^\W_]")
@@ -592,6 +595,16 @@ def _unfinished(text: str) -> bool:
     return unicodedata.category(last)[0] in "LM" or last in ",、，:："
 
 
+def _after_source(text: str, source: str) -> str:
+    """What follows the source in a line that echoes it before its translation ("Che aime che rógape. I am at
+    home.", "... into Wolof: Where is the bus station? Ana garaas bi?", "Muraho! = Hello!"), less the marks and the
+    label between them ("Zulu:Izinkomo zisesibayeni.English:The cows ..."); the text where it holds no echo."""
+    at = text.find(source := source.strip())
+    if at < 0 or not _ALNUM.search(rest := text[at + len(source) :]):
+        return text
+    return _ECHO_SEPARATOR.sub("", rest, count=1)
+
+
 def _ends_with(text: str, end: str) -> bool:
     """Whether `text` ends with `end`, whatever the spaces and line breaks (a translation's lines joined by one)."""
     return " ".join(text[-2 * len(end) - 100 :].split()).endswith(" ".join(end.split()))
@@ -726,6 +739,7 @@ def clean_translation(reply: object, source: str | None = None, target: str | No
     text = text[:-_TAIL] + _TRAILING_EMOJI.sub("", text[-_TAIL:])  # (its end only: the search stays linear)
     text = text[:-_TAIL] + _CITATIONS.sub("", text[-_TAIL:])
     text = _unquote(_ROMANISED.sub(r"\1", _BOXED.sub(r"\1", text)).strip())
+    text = _after_source(text, source) if source and len(source) >= _ECHO_MIN else text
     # talk about translating, also in what stands before a colon: "Before I translate: do you want ...?"
     said = text if _LABEL_WORDS.fullmatch(label) else f"{label} {text}"
     talk = _META.search(said) and _PERSON.search(said) and not _META.search(source or "")
