@@ -78,6 +78,10 @@ CASES = (  # (reader, the piece repeated, call)
     ("parse_binary", "kÃ²rÃ¨k соrrесt Sc0re ", parse_binary),
     ("parse_likert", "Score: 3 Score: 3 Score: 3\n", parse_likert),
     ("clean_translation", "A cat. Le chat.\n", lambda t: clean_translation(t, "A cat.", "fr")),
+    # round 23: transcripts, dictation, spans said aloud, a translation amid talk in another script
+    ("read_spans", "new one is the canal was built and ", lambda text: read_spans(text, TARGET)),
+    ("parse_likert", "[00:00:01] um i give it two comma ", parse_likert),
+    ("clean_translation", "in Hindi you say नमस्ते that's namaste ", lambda t: clean_translation(t, "Hello.", "hi")),
 )
 SMALL, LARGE = 10_000, 1_000_000
 

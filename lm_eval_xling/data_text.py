@@ -27,6 +27,11 @@ _CUE = re.compile(
     r"(?m)^[ \t]*(?:\d{1,6}[ \t]*\n(?=[ \t]*\d{1,2}:\d\d))?[ \t]*[\d:.,]{8,12}[ \t]*-->[ \t]*[\d:.,]{8,12}[^\n]*$"
 )
 _WEBVTT = re.compile(r"\A\s*WEBVTT[^\n]*\n")
+# a transcript's time stamp opening a line ("[00:01:12]", "[0:05.2 --> 0:07.9]") and a WebVTT voice tag ("<v Ana>")
+_STAMP = r"(?:\d{1,2}:)?\d{1,2}:\d\d(?:[.,]\d{1,3})?"
+_TIME_STAMP = re.compile(
+    rf"(?m)^[ \t]*\[{_STAMP}(?:[ \t]*(?:-->|-|–)[ \t]*{_STAMP})?\][ \t]*|<v(?:[ \t][^<>\n]{{0,60}})?>"
+)
 _PROMPT_INPUT = re.compile(r"(?m)^[ \t]*(?:>>>|In[ \t]*\[\d{1,5}\]:)[^\n]*$\n?")
 _PROMPT_OUTPUT = re.compile(r"(?m)^[ \t]*Out[ \t]*\[\d{1,5}\]:[ \t]*")
 _LOG_PREFIX = re.compile(
@@ -50,9 +55,12 @@ MAX_DOCUMENT = 20_000  # characters of a paragraph parsed as a document (a longe
 
 
 def carried_off(text: str) -> str:
-    """`text` without what only carries data: subtitle cues and timings, code typed at a prompt, log prefixes."""
+    """`text` without what only carries data: subtitle cues and timings, a transcript's time stamps and voice tags,
+    code typed at a prompt, log prefixes."""
     if "-->" in text:
         text = _CUE.sub("", _WEBVTT.sub("", text))
+    if "[" in text or "<v" in text:
+        text = _TIME_STAMP.sub("", text)
     if ">>>" in text or "In" in text:
         text = _PROMPT_INPUT.sub("", text)
     if "Out" in text:

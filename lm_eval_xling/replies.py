@@ -146,6 +146,21 @@ _STRUCK = re.compile(r"(?<!\\)~~[^~\n]{1,500}?(?<!\\)~~")  # struck out: taken b
 _LOOP = re.compile(r"^[ \t]*(?P<piece>[^\n]{3,300}?)(?:[ \t]*(?P=piece))+[ \t]*$")
 _WORD_LOOP = re.compile(r"[^\W_]{3,11}")
 _LOOP_LINE = 5_000  # a longer line is read as written (the search for its piece stays linear)
+# punctuation dictated to a speech recogniser, read where the reply shows it is dictated (a mark named at its end,
+# or two or more named): "Xin chào comma bạn có khỏe không question mark", "quote Hola end quote"
+_DICTATED = {"comma": ",", "full stop": ".", "question mark": "?", "exclamation mark": "!", "exclamation point": "!"}
+_DICTATED |= {"new line": "\n", "new paragraph": "\n\n"}
+_NAMED_MARK = rf"\b({'|'.join(_DICTATED)})\b"
+_DICTATED_MARK = re.compile(rf"(?i)(?<![ \t,])[ \t,]*{_NAMED_MARK}(?:[ \t]*[.,](?=\s|$))?")  # (from a run's start)
+_DICTATED_END = re.compile(rf"(?i){_NAMED_MARK}[ \t.,\"]*$")
+_DICTATED_QUOTE = re.compile(
+    r"(?i)\b(?:open[ \t]+)?quote[ \t,]+(.{1,500}?)[ \t,]*\b(?:end[ \t]+quote|unquote|close[ \t]+quote)\b"
+)
+# a filler a speaker leaves before a pause: "Uh — I have to ...", "um, the bathroom", "嗯，", "えーと、"
+_FILLER = re.compile(
+    r"(?i)(?<![^\W\d_])(?:u+m+|u+h+m*|e+r+m+|h+m+)(?:[ \t]*(?:,|…|\.\.\.|—|–| -))[ \t]*"
+    r"|(?:嗯|呃|えーと|えっと)[，、,…][ \t]*"
+)
 # letters of Latin, Cyrillic and Greek that look alike: a word of one script with some of another's is read in its
 # script ("соrrесt" with Cyrillic о, е, с; "Xариулт" with a Latin X); and "0" and "1" inside a word of letters are
 # the letters an OCR or a noisy pipeline mistook ("Sc0re", "exce1lent")
@@ -318,7 +333,7 @@ def own_text(reply: str) -> str:
     reply = carried_off(reply)
     if "~~" in reply:
         reply = _STRUCK.sub("", reply)
-    reply = _unlooped(reply)
+    reply = _undictated(_unlooped(reply))
     if "\n" in reply and (sources := _SOURCES.search(reply)):
         reply = reply[: sources.start()]
     return _unescaped(reply) if "\\" in reply else reply
@@ -751,6 +766,18 @@ def _as_read(text: str) -> str:
         text = _WORD.sub(_one_script, text)
     if _MISREAD_DIGIT.search(text):
         text = _MISREAD_DIGIT.sub(lambda m: "o" if m[0] == "0" else "l", text)
+    return text
+
+
+def _undictated(text: str) -> str:
+    """Dictated punctuation as the marks it names, and a speaker's fillers before a pause gone."""
+    text = _FILLER.sub("", text)
+    quotes = 0
+    if "quote" in text.lower():
+        text, quotes = _DICTATED_QUOTE.subn(r'"\1"', text)
+    named = _DICTATED_MARK.findall(text)
+    if named and (quotes or len(named) > 1 or _DICTATED_END.search(text, max(0, len(text) - 30))):
+        text = _DICTATED_MARK.sub(lambda m: _DICTATED[" ".join(m[1].lower().split())], text)
     return text
 
 

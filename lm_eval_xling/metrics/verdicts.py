@@ -38,13 +38,13 @@ _WORD_NUMBERS = {
         (
             "one",
             "two zwei deux dos due dois duas twee två два dwa dva doi δύο kettő iki dua dalawa mbili biyu दो দুই"
-            " இரண்டு రెండు اثنان اثنين دو שתיים 둘 méjì dó",
+            " இரண்டு రెండు اثنان اثنين دو שתיים 둘 méjì dó दोन ਦੋ બે ಎರಡು രണ്ട്",
             "three drei trois tres tre três drie три trzy tři trei τρία három üç tiga tatlo tatu uku तीन তিন மூன்று"
-            " మూడు ثلاثة ثلاث سه שלוש 셋 mẹ́ta trí",
+            " మూడు ثلاثة ثلاث سه שלוש 셋 mẹ́ta trí ਤਿੰਨ ત્રણ ಮೂರು മൂന്ന് تین",
             "four vier quatre cuatro quattro quatro fyra четыре чотири cztery čtyři patru τέσσερα négy dört empat apat"
-            " nne huɗu चार চার நான்கு నాలుగు أربعة أربع چهار ארבע 넷 mẹ́rin ceithre",
+            " nne huɗu चार চার நான்கு నాలుగు أربعة أربع چهار ארבע 넷 mẹ́rin ceithre ਚਾਰ ચાર ನಾಲ್ಕು നാല് bốn",
             "five fünf funf cinq cinco cinque vijf fem пять пяти п'ять п'яти pięć pět cinci πέντε öt beş lima tano"
-            " biyar पांच पाँच পাঁচ ஐந்து ఐదు خمسة خمس پنج חמש 다섯 márùn cúig",
+            " biyar पांच पाँच पाच পাঁচ ஐந்து ఐదు خمسة خمس پنج חמש 다섯 márùn cúig ਪੰਜ પાંચ ಐದು അഞ്ച് پانچ",
         ),
         start=1,
     )
@@ -56,6 +56,23 @@ _WORDS = re.compile(
     # "三分", "打四分", "评分：三" (not "四分之一", a quarter)
     r"|(?:(?<![一-鿿])|(?<=[打给給评評得]))([二三四五])(?=[ \t]*[分点點](?!之)|[ \t。.]*$)"
 )
+# a score and a half in one word, in the judges' languages ("ढाई" is 2.5, "മൂന്നര" 3.5)
+_HALF_WORDS = {
+    "डेढ़": "1.5", "दीड": "1.5", "ڈیڑھ": "1.5", "ढाई": "2.5", "अडीच": "2.5", "ڈھائی": "2.5", "ಎರಡೂವರೆ": "2.5",
+    "మూడున్నర": "3.5", "മൂന്നര": "3.5",
+}  # fmt: skip
+_HALF_WORDS = {unicodedata.normalize("NFKC", word): value for word, value in _HALF_WORDS.items()}  # as replies are read
+_HALVES = re.compile("|".join(_HALF_WORDS))
+# a number before its unit in a script written without spaces: "สี่คะแนน" (Thai), "사점" (Korean); Chinese "两分",
+# "三点五分", "三个半"
+_UNIT_NUMBERS = {"หนึ่ง": "1", "สอง": "2", "สาม": "3", "สี่": "4", "ห้า": "5", "일": "1", "이": "2", "삼": "3", "사": "4"}
+_UNIT_NUMBERS |= {"오": "5", "两": "2", "兩": "2"}
+_UNIT_NUMBER = re.compile(
+    r"(?:หนึ่ง|สอง|สาม|สี่|ห้า)(?=[ \t]*คะแนน)|(?<![가-힣])[일이삼사오](?=[ \t]*점)|[两兩](?=[ \t]*[分点點])"
+)
+# a score and its unit in a script written without spaces: "3.5分", "4点", "3점" (not "第3点", the third point)
+_POINTS = re.compile(r"(?<![\d第])(?<!\d\.)(?P<n>[1-5](?:\.5)?)[ \t]*[分点點점](?!之)")
+_CJK_HALF = re.compile(r"([一二三四五])(?:[点點]五|[个個]半)")
 # languages whose negator follows what it negates (Turkic, Indic, Persian, Amharic, Japanese, Korean)
 _NEGATOR_LAST = tuple(
     ["tr", "az", "uz", "kk", "ky", "tk", "ug", "tt", "ba", "crh", "sah", "hi", "ur", "bn", "mr", "ne", "pa", "gu"]
@@ -430,6 +447,9 @@ def _as_scores(text: str) -> str:
     """The text with scores written in words or other signs put as digits ("four and a half", "\\boxed{4}")."""
     text = ascii_digits(text)  # "٤" is 4
     text = _HALF_COMMA.sub(r"\1.5", text)  # "2,5/5"
+    text = _HALVES.sub(lambda m: _HALF_WORDS[m[0]], text)
+    text = _UNIT_NUMBER.sub(lambda m: _UNIT_NUMBERS[m[0]], text)
+    text = _CJK_HALF.sub(lambda m: f"{'一二三四五'.index(m[1]) + 1}.5", text)
     text = _WORDS.sub(_as_digits, text)
     text = _FIVE_FIRST.sub(r"Score: \2", text)
     for pattern, score in _AS_SCORE:
@@ -441,6 +461,11 @@ def _as_scores(text: str) -> str:
 # ነው።", "மதிப்பெண் 3 ஆகும்.", "評価は4です。", "Baho: 5 ball.")
 _TERMINAL = f"[{re.escape(TERMINALS)}]"
 _LAST_SENTENCE_MAX = 120  # characters of the reply's end it is looked for in (keeps the search linear)
+# a transcript of speech, no sentence ever ended: its score among its last three words
+_ANY_TERMINAL = re.compile(rf"{_TERMINAL}(?!\d)")  # (not a decimal point)
+_SPOKEN_SCORE = re.compile(r"(?<![\d.,])(?P<n>[1-5](?:\.5)?)(?![\d.,]*\d)(?:[ \t]*[^\d\s]+){0,2}[ \t]*$")
+_SPOKEN_TAIL = 80
+_RANGE_REACH = 12  # characters before a score that a range around it spans ("a 2 or a 3")
 # a score on a line of its own after a label of any language and a colon or dash, a unit after it at most
 _LABELLED_SCORE = re.compile(
     rf"(?m)^[ \t*#]*(?!(?i:{_NOT_SCORE_KEY}))(?P<label>[^\W\d_][^\d\s:：\-–—]*(?:[ \t]+[^\W\d_][^\d\s:：\-–—]*){{0,2}})"
@@ -464,6 +489,7 @@ def parse_likert(reply: object) -> float | None:
     text = _COUNT.sub(" ", _SCALE.sub(" ", _as_scores(text)))
     found = [(m.start(), m) for m in _SCORES.finditer(text) if not _conditional(text, m) and not _denied(m)]
     found += [(m.start(), m) for m in _STARS.finditer(text)]
+    found += [(m.start(), m) for m in _POINTS.finditer(text)]
     last = _LAST_NUMBER.search(text)  # a revision after the stated score: "Score: 5 - no, too generous. 4."
     if last and not _SCALE_KEY.match(text, text.rfind("\n", 0, last.start()) + 1):  # not "max_score: 5"
         found.append((last.start("n"), last))
@@ -483,7 +509,13 @@ def parse_likert(reply: object) -> float | None:
         if _RANGE.match(text, match.start(number)) or _RANGE_END.search(text, 0, match.start(number)):
             return None
         return _on_scale(float(match[number]))
-    return _on_scale(float(labelled[-1]["n"])) if labelled else None  # "Baho: 5 ball. Izoh ...", "အမှတ် - ၄။ ..."
+    if labelled:
+        return _on_scale(float(labelled[-1]["n"]))  # "Baho: 5 ball. Izoh ...", "အမှတ် - ၄။ ..."
+    if not _ANY_TERMINAL.search(text) and (spoken := _SPOKEN_SCORE.search(text, max(0, len(text) - _SPOKEN_TAIL))):
+        if _RANGE.search(text, max(0, spoken.start("n") - _RANGE_REACH), spoken.end("n")):
+            return None  # "3 or 4"
+        return _on_scale(float(spoken["n"]))  # a transcript: "... నేను 3.5 ఇస్తాను", "... ให้4คะแนนครับ"
+    return None
 
 
 def _contradicts(text: str, first: re.Match[str], second: re.Match[str]) -> bool:

@@ -149,6 +149,7 @@ _INITIALS = re.compile(r"(?<![^\s(\[])(?:[^\x00-\u024f\s.()\[\]]{1,4}\.(?:[ \t]+
 _ABBREVIATION = re.compile(r"(?:^|[\s.])\w\.$")
 _ALNUM = re.compile(r"[^\W_]")
 _ASKING = re.compile(r"[?？؟]+")
+_STOPPED = re.compile(rf"[.!?{re.escape(OTHER_TERMINALS)}]")  # a sentence's end: no transcript of speech
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W_]+")
 _CELL_END = re.compile(r"[ \t]\|[ \t]")  # a table's next cell ("| Y | Raman effect | Announced 1928 |")
@@ -384,6 +385,17 @@ def _no_answer() -> re.Pattern[str]:
 
 
 @cache
+def _spoken_noun() -> regex.Pattern[str]:
+    """The format's statement in a transcript of speech (a line without a sentence's end, often without capitals):
+    a noun for "answer" of any language after any words, then what joins it to the answer as in `_answer_noun`, or
+    nothing before the next word ("um so cevap galata saray", "yang mainin itu jawabannya dalang")."""
+    return regex.compile(
+        rf"(?<![\p{{L}}\p{{M}}]){pattern('answer')}[^\s:：(]*"
+        r"(?:[ \t]*[:：—–=]|(?:[ \t]+[\p{Latin}\p{Cyrillic}\p{Greek}]{1,4}|[ \t]+\p{Lo}{1,3})(?=[ \t])|(?=[ \t]))[ \t]*"
+    )
+
+
+@cache
 def _answer_noun() -> regex.Pattern[str]:
     """The format's statement in the reply's language: a noun for "answer" of any language (the choice words)
     among a sentence's first words (or characters, in scripts without spaces: "したがって、答えは..."), then what
@@ -418,6 +430,8 @@ def _line_answer(line: str, variable: str, alone: re.Pattern[str]) -> tuple[str,
     variable: "Answer for Y: Lord's")."""
     closers = [i for i, c in enumerate(line) if c == ">"]
     leads = list(_ANSWER_IS.finditer(line)) or list(_answer_noun().finditer(line))
+    if not leads and not _STOPPED.search(line):
+        leads = list(_spoken_noun().finditer(line))
     for match in reversed(leads):
         if any(name != variable for name in alone.findall(match[0])):
             continue

@@ -279,6 +279,11 @@ def _matched(readings: list[tuple[str, ...]], matcher: SpanMatcher, apart: bool)
     return list(full) if full else [s for s in cleaned[-1] if ok(s)]
 
 
+def label_marks(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, label) of each label `text` names ("not inferable" is new)."""
+    return [(m.start(), m.end(), _label_of(text, m)) for m in _LABEL.finditer(text)]
+
+
 def has_label(text: str, start: int) -> bool:
     """Whether `text` names the new or the inferable label at or after `start`."""
     return any(m.lastgroup in (NEW, INF) for m in _LABEL.finditer(text, start))

@@ -36,6 +36,7 @@ from lm_eval_xling.xparade.quoted import (
     read_quoted,
 )
 from lm_eval_xling.xparade.span_f1 import SpanMatcher
+from lm_eval_xling.xparade.spoken import read_spoken
 
 NEW, INF, SAME, OTHER = "new", "inf", "same", "other"
 
@@ -599,7 +600,7 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
         return [], [], False
     new, inf = resolve(reading.new, match), resolve(reading.inf, match)
     unmatched = [span for span in new + inf if not match(span)]
-    if not reading.readable and (reading.undecided or _cut_off(text)):
+    if not reading.readable and (reading.undecided or _cut_off(text) and _SENTENCE_STOP.search(text)):
         return [], [], False  # '"X" might be new, or inferable; I can't tell', or prose cut off: no answer
     start = lists_start(text) if reading.readable and isinstance(text, str) else None
     if quoted := read_quoted(text if start is None else text[start:], match):
@@ -609,6 +610,9 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
             found = quoted[0] + quoted[1]  # a span of the lists that holds none of these stays, counted unmatched
             missed = [span for span in unmatched if len(unmatched) > _COMPARED or not any(f in span for f in found)]
             return quoted[0] + [s for s in missed if s in new], quoted[1] + [s for s in missed if s not in new], True
+    unread = not reading.readable or unmatched and len(unmatched) == len(new + inf)
+    if unread and isinstance(text, str) and (spoken := read_spoken(text[-MAX_CHARS:], match)):
+        return spoken[0], spoken[1], True  # a transcript of the spans said aloud
     return new, inf, reading.readable
 
 
@@ -632,6 +636,9 @@ def _final_block(text: str) -> int | None:
             run = None
         offset += len(line)
     return block or None
+
+
+_SENTENCE_STOP = re.compile(r"[.!?。！？।]")  # (a transcript of speech ends no sentence: none is cut off)
 
 
 def _cut_row(text: str) -> bool:

@@ -216,6 +216,9 @@ _METADATA = re.compile(
 # second"
 _CHOICE_KEY = re.compile(r"(?i)(?:chosen|selected|preferred|pick|picked|choice|best|use|final[ \t]+choice)")
 _SENTENCE_STOP = re.compile(rf"[{re.escape(TERMINALS)}]['\"”’»」』)]*$")
+_LATIN_LETTER = re.compile(r"[A-Za-zÀ-ɏ]")
+_NOT_LATIN = re.compile(r"[^A-Za-zÀ-ɏ]+")  # (a run of text without a Latin letter)
+_TRAILING_PAUSE = re.compile(r"\s+(?:\.{2,}|…)[\s.…]*$")
 _ECHO_MIN = 12  # a source this long, echoed whole in a line, is no word the translation keeps
 _ECHO_SEPARATOR = re.compile(r"^[\s=→⇒:|/\-–—]*(?:[^\W\d_]{1,20}[ \t]*[:：][ \t]*)?")
 _ORIGINAL = re.compile(r"(?i)^(?:original|source|quelltext|原文)\b")
@@ -595,6 +598,24 @@ def _unfinished(text: str) -> bool:
     return unicodedata.category(last)[0] in "LM" or last in ",、，:："
 
 
+def _in_own_script(text: str, target: str, source: str | None) -> str:
+    """A translation into a language not written in Latin letters said amid talk in Latin letters ("Okay, in Hindi
+    you would say: सबसे ... है? That's "sabse ..." Hope that helps!"): the one run of the text without a Latin
+    letter that holds the target's letters, after the last colon of a label in it ("中文是：很高兴认识你。");
+    the text as it is where it holds no Latin letter, or no such run or several (alternatives offered)."""
+    own = scripts(target)
+    if not own or "LATIN" in own or not _LATIN_LETTER.search(text):
+        return text
+    runs = [run for run in _NOT_LATIN.findall(text) if any(c.isalpha() and script(c) in own for c in run)]
+    if len(runs) != 1:
+        return text  # none, or several: alternatives offered ("the board" as "управителния съвет" or "таблото ...")
+    run = _TRAILING_PAUSE.sub("", runs[0]).strip(" \t,;—–-\"'“”«»「」")
+    run = run.rstrip(" \t([{（【—–-").lstrip(" \t)]}）】")  # (a bracket that opened the romanisation)
+    if not (source and _COLON.search(source)) and (colon := max(run.rfind(":"), run.rfind("："))) >= 0:
+        run = run[colon + 1 :].strip() or run
+    return run
+
+
 def _after_source(text: str, source: str) -> str:
     """What follows the source in a line that echoes it before its translation ("Che aime che rógape. I am at
     home.", "... into Wolof: Where is the bus station? Ana garaas bi?", "Muraho! = Hello!"), less the marks and the
@@ -681,6 +702,8 @@ def _written_in(text: str, wanted: frozenset[str]) -> bool:
 def _kept(lines: tuple[Line, ...], source: str | None, target: str | None) -> list[tuple[str, str]]:
     """The candidates of `lines` written in the target's scripts and, where there are several, its language."""
     candidates = _candidates(lines, source)
+    if candidates and target and not all(text.isascii() for _, text in candidates):
+        candidates = [(label, _in_own_script(text, target, source)) for label, text in candidates]
     if candidates and (wanted := scripts(target)):
         candidates = [c for c in candidates if _written_in(_ROMANISED.sub("", _core(c[1])), wanted)]
     if len(candidates) > 1 and target:
