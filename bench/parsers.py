@@ -82,6 +82,10 @@ CASES = (  # (reader, the piece repeated, call)
     ("read_spans", "new one is the canal was built and ", lambda text: read_spans(text, TARGET)),
     ("parse_likert", "[00:00:01] um i give it two comma ", parse_likert),
     ("clean_translation", "in Hindi you say नमस्ते that's namaste ", lambda t: clean_translation(t, "Hello.", "hi")),
+    # round 24: two languages' versions
+    ("parse_binary", "Sahihi. / Correct.\nEnglish translation: incorrect\n", parse_binary),
+    ("parse_variables", "| La respuesta es Lima | The answer is Quito |\n", lambda t: parse_variables(t, ["X"])),
+    ("read_spans", '**EN**\nNew: "the canal"\n**ES**\nNuevo: «the canal»\n', lambda text: read_spans(text, TARGET)),
 )
 SMALL, LARGE = 10_000, 1_000_000
 

@@ -26,10 +26,12 @@ import unicodedata
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 import ftfy
 import regex
 
+from lm_eval_xling.choice_words import language_names
 from lm_eval_xling.data_text import MAX_DOCUMENT, carried_off, document, line_value
 from lm_eval_xling.latex import as_markdown, looks_like_latex
 
@@ -337,6 +339,27 @@ def own_text(reply: str) -> str:
     if "\n" in reply and (sources := _SOURCES.search(reply)):
         reply = reply[: sources.start()]
     return _unescaped(reply) if "\\" in reply else reply
+
+
+@cache
+def version_lead() -> re.Pattern[str]:
+    """A line that opens another language's version of what came before: a label naming a language or a
+    translation ("English translation:", "**EN**", "हिंदी में:", "In English:"), or a flag."""
+    names = "|".join(sorted(map(re.escape, language_names()), key=len, reverse=True))
+    return re.compile(
+        rf"(?im)^[ \t*#>|【\[-]*(?:[\U0001F1E6-\U0001F1FF]{{2}}"
+        rf"|(?:in[ \t]+)?(?:{names}|{_NATIVE_NAMES}|(?-i:[A-Z]{{2}})|{_TRANSLATION_WORDS})"
+        rf"(?:[ \t]+(?:version|translation|में)|版)?[ \t*]*(?:[:：]|\*\*|\(|】|\]|$))"
+    )
+
+
+# the tasks' languages named in their own words (X-PARADE's, NSP's)
+_NATIVE_NAMES = r"español|castellano|inglés|हिंदी|हिन्दी|अंग्रेज़ी|中文|汉语|漢語|英文|英语|kiswahili|hausa"
+_TRANSLATION_WORDS = (
+    r"translation|translated|traducción|tradução|traduction|übersetzung|перевод|翻译|翻訳|번역|अनुवाद|ترجمة"
+)
+# two versions side by side on one line: "Jibu ni sahihi. / The answer is incorrect.", a table's cells
+PARALLEL = re.compile(r"(?<!\d)[ \t]/[ \t](?!\d)|[ \t]\|[ \t]")  # (not a score's "3 / 5")
 
 
 def own_words(reply: object) -> object:

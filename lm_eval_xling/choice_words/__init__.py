@@ -36,6 +36,12 @@ def languages() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in _FOLDER.glob("*.yaml")))
 
 
+@cache
+def language_names() -> tuple[str, ...]:
+    """The English names of the languages that have a file ("Spanish", "Hausa")."""
+    return tuple(str(name) for code in languages() if (name := _file(code).get("name")))
+
+
 # A macrolanguage's or another standard's code for the language a file holds (ISO 639-1 "ku" is Kurdish, whose file
 # is Kurmanji's, "kmr"; "no" is Norwegian Bokmål; "fil" is Filipino, written as Tagalog).
 _SAME_LANGUAGE = {"ku": "kmr", "no": "nb", "fil": "tl", "fa-af": "prs", "zh-yue": "yue"}

@@ -17,11 +17,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 from lm_eval_xling.choice_words import alternation, every, negators, read_yaml
 from lm_eval_xling.replies import (
     CROSSES,
+    PARALLEL,
     TAKEN_BACK,
     TERMINALS,
     TICKS,
@@ -29,6 +31,7 @@ from lm_eval_xling.replies import (
     ascii_digits,
     own_words,
     read_reply,
+    version_lead,
 )
 
 # the scores 2-5 as words in the judges' languages ("one" only in English: elsewhere it is also "a")
@@ -153,7 +156,7 @@ _REVISION = re.compile(
     r"|misread|re-?read|reconsider\w*|on\s+reflection|hmm+)\b"
 )
 _NEGATION = re.compile(r"(?i)(?:\bnot|n't|\bnever|\bhardly|\bno\s+longer)(?:\s+(?:\w+|quite|entirely|fully)){0,3}\s*$")
-_BOTH_WAYS = re.compile(rf"(?i)\b(?:{_POSITIVE}|{_NEGATIVE})\s*(?:and|or|/|but\s+also)\s*$")
+_BOTH_WAYS = re.compile(rf"(?i)\b(?P<w>{_NEGATIVE}|{_POSITIVE})\s*(?:and|or|/|but\s+also)\s*$")
 _PARTIAL = re.compile(r"(?i)\b(?:partially|partly|half|somewhat|mostly|largely|almost|nearly)\s*-?\s*$")
 # "the correct answer (is Karachi)", "the right city": a polar word as an attribute of a noun, not a verdict
 _ATTRIBUTE = re.compile(
@@ -229,9 +232,37 @@ def _this_item(lines: tuple[Line, ...]) -> tuple[Line, ...]:
 
 
 def parse_binary(reply: object) -> float | None:
-    """1 correct, 0 incorrect, None when the judge states no verdict (or refuses, or never closes its reasoning)."""
+    """1 correct, 0 incorrect, None when the judge states no verdict (or refuses, or never closes its reasoning), or
+    states it in two languages' versions that disagree."""
     if (text := _read(reply)) is None:
         return None
+    return _agreed(text, _binary)
+
+
+_ANY_DIGIT = re.compile(r"\d")
+
+
+def _agreed(text: str, read: Callable[[str], float | None]) -> float | None:
+    """What `read` reads in `text`, unless the reply gives two versions of it that disagree: side by side on its last
+    line ("Jibu ni sahihi. / The answer is incorrect.", a table's cells) or in a last part that opens as another
+    language's version ("English translation: ...", "🇻🇳 ...")."""
+    found = read(text)
+    if found is None:
+        return None
+    line = next((line for line in reversed(text.split("\n")) if _POLAR.search(line) or _ANY_DIGIT.search(line)), "")
+    if PARALLEL.search(line):
+        sides = {value for part in PARALLEL.split(line) if (value := read(part)) is not None}
+        if len(sides) > 1:
+            return None
+    versions = [m.start() for m in version_lead().finditer(text)]
+    if versions and versions[-1] > 0 and (earlier := read(text[: versions[-1]])) is not None:
+        later = text[versions[-1] :]
+        if earlier != found and not _REVISION.search(later) and not TAKEN_BACK.search(later):
+            return None
+    return found
+
+
+def _binary(text: str) -> float | None:
     if "0" in text or "1" in text:
         text = _DIGIT_VERDICT.sub(_digit_as_word, text)
     last_line = text.strip().rsplit("\n", 1)[-1]
@@ -340,8 +371,9 @@ def _last_verdict(text: str) -> float | None | bool:
             _COPULA.match(text, match.end())
         ):  # fmt: skip
             continue  # "la bonne réponse est « Marseille »": a verdict phrase naming the gold answer
-        if _PARTIAL.search(before[-20:]) or _BOTH_WAYS.search(before[-30:]):
-            return None
+        both = _BOTH_WAYS.search(before[-30:])
+        if _PARTIAL.search(before[-20:]) or both and _polarity(both["w"]) != _polarity(match[0]):
+            return None  # "partly correct", "correct / incorrect" (not "Correcto / Correct": one verdict twice)
         negated = _NEGATION.search(before[-40:]) is not None or _NEGATED.search(before[-40:]) is not None
         negated = negated != (_NEGATED_AFTER.match(text, match.end()) is not None)
         return float((_polarity(match[0]) == 1.0) != negated)
@@ -479,9 +511,14 @@ _LAST_SENTENCE_SCORE = re.compile(
 
 
 def parse_likert(reply: object) -> float | None:
-    """A 1-5 score (halves allowed), or None when the judge states none or one off the scale."""
+    """A 1-5 score (halves allowed), or None when the judge states none or one off the scale, or states it in two
+    languages' versions that disagree."""
     if (text := _read(reply)) is None:
         return None
+    return _agreed(text, _likert)
+
+
+def _likert(text: str) -> float | None:
     text = _without_rubric(text)
     labelled = deque(_LABELLED_SCORE.finditer(ascii_digits(text)), maxlen=2)  # (the labels as written)
     if len(labelled) == 2 and _contradicts(ascii_digits(text), *labelled):

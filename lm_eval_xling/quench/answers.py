@@ -41,16 +41,18 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from functools import cache, lru_cache
 
 import regex
 
-from lm_eval_xling.choice_words import alternation, every, negators, pattern
+from lm_eval_xling.choice_words import alternation, every, negators, pattern, script
 from lm_eval_xling.replies import (
     CJK,
     CROSSES,
     EMOJI,
     OTHER_TERMINALS,
+    PARALLEL,
     TAKEN_BACK,
     TERMINALS,
     TICKS,
@@ -58,6 +60,7 @@ from lm_eval_xling.replies import (
     abstention_ends,
     own_words,
     read_reply,
+    version_lead,
 )
 
 _LINE_START = r"^[ \t>#]*(?:[-*+•][ \t]+|\d+[.)][ \t]+)?\**"
@@ -201,7 +204,11 @@ _UNKNOWN = (
 )
 _QUOTED_TITLE = re.compile(r'"([^"\n]*[^\W_][^"\n]*)"[ \t]+(?=[^\W\d_])')
 # (no space before it after a word of a script without spaces: "郑和(Zheng He)")
-_GLOSS = re.compile(rf"(?:[ \t]+|(?<=[{CJK}]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)")
+_GLOSS = re.compile(
+    rf"(?:[ \t]+|(?<=[{CJK}])|(?=\([^()\n]*[^\x00-\u024f]))(?:\([^()\n]*\)|\[[^\[\]\n]*\])(?=[ \t,.;。]|$)"
+)  # "Ganges (Ganga)", "ONE PIECE(ワンピース)"
+_SAME_NAME = 0.5  # how alike (difflib's ratio) two spellings of one name are at least
+_TWO_SCRIPTS = re.compile(r"[ \t]/[ \t]")  # "Leo Tolstoy / Лев Толстой": one name in two scripts
 _SPACED_DASH = re.compile(r"[ \t]+[-–—][ \t]+|[ \t]*—[ \t]*(?=[^\W\d_])")
 # a label of one word before a reply's only answer, in any language: "TL;DR: Toussaint Louverture", "ⵜⴰⵔⵉⵔⵉⵜ: ⴷⵉⵀⵢⴰ"
 _ANSWER_KEY = re.compile(r"(?i)(?:final[ _]?)?(?:answer|entity|value|name)")
@@ -326,12 +333,19 @@ def _bare(answer: str) -> str:
     abbreviation ("Washington, D.C.")."""
     if _ALNUM.search(bare := _GLOSS.sub("", answer)):
         answer = bare
+    if " / " in answer and len(sides := _TWO_SCRIPTS.split(answer)) == 2 and _scripts_differ(*sides):
+        answer = sides[0]
     if (dash := _SPACED_DASH.search(answer)) and _ALNUM.search(answer[: dash.start()]):
         answer = answer[: dash.start()]
     if (comma := _COMMA.search(answer)) and _ALNUM.search(head := answer[: comma.start()]):
         rest = answer[comma.end() :]
         answer = head if rest[:1].islower() or not _NAME_GOES_ON.search(rest) else answer
     return answer
+
+
+def _scripts_differ(a: str, b: str) -> bool:
+    first = [next((script(c) for c in side if c.isalpha()), None) for side in (a, b)]
+    return None not in first and first[0] != first[1]
 
 
 def _clean(segment: str) -> str | None:
@@ -341,6 +355,8 @@ def _clean(segment: str) -> str | None:
     segment = segment[:closed] if closed >= 0 else _first_sentence(_OPTION_NUMBER.sub("", segment, count=1))
     segment = _CLAUSE_BREAK.split(segment, 1)[0]  # "X huwa Jean de la Valette; il-belt kapitali Y hija ..."
     segment = _FILLED.sub("", _DATA_KEY.sub("", segment, count=1), count=1)
+    if (lead := _answer_noun().match(segment.strip())) and segment.strip()[lead.end() :].strip():
+        segment = segment.strip()[lead.end() :]  # "Respuesta (en español): La respuesta es Vasco de Gama"
     if abstention_ends(segment) or _ALTERNATIVES.search(segment):
         return None
     if quoted := _QUOTED_TITLE.match(segment.strip()):
@@ -454,6 +470,8 @@ def _format_answer(text: str, variable: str, alone: re.Pattern[str]) -> tuple[in
             lead, answer = stated
             if alone.search(answer):
                 return None
+            if _versions_disagree(lines, index, answer, variable, alone):
+                return _FORMAT, "", index  # "La respuesta es Inglaterra | The answer is Argentina"
             before = next((line for line in reversed(lines[:index]) if line.strip()), "")
             other = _line_answer(before, variable, alone)
             if other and other[0] == lead and _words(other[1]) != _words(answer):
@@ -461,6 +479,26 @@ def _format_answer(text: str, variable: str, alone: re.Pattern[str]) -> tuple[in
             final = any(_FINAL.search(earlier) for earlier in lines[:index]) or _FINAL.search(lines[index])
             return _FORMAT + (_FINAL_BONUS if final else 0), answer, index
     return None
+
+
+def _versions_disagree(lines: list[str], index: int, answer: str, variable: str, alone: re.Pattern[str]) -> bool:
+    """Whether the reply gives the answer in two languages' versions that name different entities (`_other_entity`):
+    side by side on its line (" | ", " / "), or on a line that opens another language's version and before it."""
+    said = [answer]
+    if PARALLEL.search(lines[index]):
+        said += [s[1] for part in PARALLEL.split(lines[index]) if (s := _line_answer(part, variable, alone))]
+    if version_lead().match(lines[index]):
+        earlier = next((s for line in reversed(lines[:index]) if (s := _line_answer(line, variable, alone))), None)
+        said += [earlier[1]] if earlier else []
+    return any(_other_entity(a, b) for a in said for b in said)
+
+
+def _other_entity(a: str, b: str) -> bool:
+    """Whether two names written in one script name different entities: less alike than a name's spellings in two
+    languages ("Sakkwato" / "Sokoto" are one city, "Inglaterra" / "Argentina" are not); names in two scripts are
+    taken for one name written twice ("永乐" / "Yongle")."""
+    a, b = _words(a).lower(), _words(b).lower()
+    return bool(a and b) and not _scripts_differ(a, b) and SequenceMatcher(None, a, b).ratio() < _SAME_NAME
 
 
 def _whole_reply(text: str, variables: tuple[str, ...]) -> str | None:

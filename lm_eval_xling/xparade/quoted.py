@@ -381,6 +381,7 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
     known: dict[str, str] = {}  # a span as first written, by its text without punctuation: a later mention is it
     heading: str | None = None
     under: dict[str, list[str]] = {}  # the spans listed under each label's heading
+    orphan: str | None = None  # the line before, where it was a span of the target without a label
     for line in (part for whole in text.splitlines() for part in each_label(whole)):
         if _CONTINUATION.match(line) or _NEXT_EXAMPLE.match(line) and found:
             break
@@ -401,9 +402,13 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
         moved = _Labels(line).first_after(moves[-1]) if moves else None  # "move it to Inferable"
         dropped = any(m["drop"] for m in corrections)
         line = _QUOTING_ASIDE.sub(" ", _OFFSETS.sub(" ", line))
+        apart_pieces = list(_pieces(line))
         pieces = [
-            (spans, label) for readings, label, apart in _pieces(line) if (spans := _matched(readings, matcher, apart))
+            (spans, label) for readings, label, apart in apart_pieces if (spans := _matched(readings, matcher, apart))
         ]
+        if not pieces and orphan and (glossed := [label for _, label, _ in apart_pieces if label in (NEW, INF)]):
+            pieces = [([orphan], glossed[-1])]  # the target's line, then its translation quoted and labelled
+        orphan = None if pieces or apart_pieces else orphan  # (past a line of romanisation)
         pieces = _turned(line, pieces)
         if not pieces and (marked := _legend_mark(line, legend)):  # "+ en medio punto", "二十多公斤 [N]"
             label, rest = marked
@@ -417,6 +422,8 @@ def read_quoted(reply: object, matcher: SpanMatcher) -> tuple[list[str], list[st
                 for readings, label, apart in _parts(line)
                 if (spans := _matched(readings, matcher, apart))
             ]
+        if len(pieces) == 1 and len(pieces[0][0]) == 1 and pieces[0][1] is None and heading is None:
+            orphan = pieces[0][0][0]  # a line of the target's text with no label: a label may follow it
         for spans, label in pieces:
             for span in spans:
                 span = known.setdefault(loose(span), span)  # "move "X" to Inferable" moves the "X." listed

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lm_eval_xling.replies import EMOJI, MAX_CHARS, PARAGRAPH, Line, own_words, read_reply
+from lm_eval_xling.replies import EMOJI, MAX_CHARS, PARAGRAPH, Line, own_words, read_reply, version_lead
 from lm_eval_xling.xparade.quoted import (
     corrects,
     each_label,
@@ -587,6 +587,8 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     text = own_words("\n".join(map(str, reply)) if isinstance(reply, list | tuple) else reply)
     if isinstance(text, str) and (finals := list(_FINAL.finditer(text))) and text[finals[-1].end() :].strip():
         text = text[finals[-1].end() :]  # a draft before the final answer is no answer
+    if isinstance(text, str) and _versions_disagree(text, match):
+        return [], [], False  # the lists in two languages' versions, labelled differently
     if isinstance(text, str) and (start := _final_block(text)):
         text = text[start:]  # a draft, a debate, a plan before the final labelled lists is no answer
     if isinstance(text, str) and text[text.rfind("\n") + 1 :].count('"') % 2:
@@ -614,6 +616,22 @@ def read_spans(reply: object, tokens: Sequence[str] | SpanMatcher) -> tuple[list
     if unread and isinstance(text, str) and (spoken := read_spoken(text[-MAX_CHARS:], match)):
         return spoken[0], spoken[1], True  # a transcript of the spans said aloud
     return new, inf, reading.readable
+
+
+def _versions_disagree(text: str, match: SpanMatcher) -> bool:
+    """Whether the reply's last two versions in two languages ("**EN**" / "**ES**", "In English:") both give
+    lists, and their lists label the target's tokens differently."""
+    starts = [m.start() for m in version_lead().finditer(text[:MAX_CHARS])]
+    if len(starts) < 2:
+        return False
+    labelled = []
+    for part in (text[starts[-2] : starts[-1]], text[starts[-1] :]):
+        reading = read_span_lists(part)
+        new, inf = resolve(reading.new, match), resolve(reading.inf, match)
+        if not new and not inf:
+            return False
+        labelled.append(({i for s in new for i in match(s)}, {i for s in inf for i in match(s)}))
+    return labelled[0] != labelled[1]
 
 
 def _final_block(text: str) -> int | None:

@@ -19,7 +19,7 @@ import re
 import unicodedata
 from functools import cache
 
-from lm_eval_xling.choice_words import alternation, every, negators, script, scripts
+from lm_eval_xling.choice_words import alternation, every, language_names, negators, script, scripts
 from lm_eval_xling.replies import (
     CJK,
     CROSSES,
@@ -421,8 +421,8 @@ def _candidates(lines: tuple[Line, ...], source: str | None) -> list[tuple[str, 
                 announced = label
             elif not text and not _META.search(label) and not _OFFERS.search(label):  # ("Options:" lists alternatives)
                 section = label
-            if _ORIGINAL.match(label) or not text or len(label) > 2 and _negated_label().match(label):
-                continue  # "Source: ...", "Not this: ..." (not "NO:", Norwegian's code)
+            if _ORIGINAL.match(label) or not text or _negated(label):
+                continue  # "Source: ...", "Not this: ..."
         elif more and (_announces(text, source) or _COURTESY.match(text)):
             continue  # "Here is the translation:", "Sure, here it is —", "Of course."
         elif _ORIGINAL.match(text):
@@ -654,6 +654,17 @@ def _block(reply: str, source: str) -> str | None:
 
 def _block_lines(paragraph: str) -> list[str]:
     return [line.strip() for line in paragraph.splitlines() if line.strip() and not _FENCE.match(line)]
+
+
+def _negated(label: str) -> bool:
+    """Whether a label opens with a negator ("Not this: ..."); not "NO:" (Norwegian's code), nor a language's name
+    that a negator starts ("Hindi:", Tagalog's "not")."""
+    return len(label) > 2 and bool(_negated_label().match(label)) and label.split()[0].casefold() not in _names()
+
+
+@cache
+def _names() -> frozenset[str]:
+    return frozenset(name.casefold() for name in language_names())
 
 
 @cache
